@@ -1,0 +1,35 @@
+//! The game of Jungle (Dou Shou Qi) as jungletb solves it.
+//!
+//! This crate is the single source of truth for the rules (see `RULES.md` of the
+//! project): board geometry ([`Board`], [`Square`]), pieces ([`Animal`],
+//! [`Color`], [`Piece`]), rule sets ([`Ruleset`]), positions and their
+//! notation ([`Position`]), move generation ([`Position::legal_moves`]),
+//! un-move generation for retrograde analysis ([`Position::unmoves`]),
+//! [`perft`] and game values ([`Value`]).
+//!
+//! ```
+//! use jungletb_rules::{Position, Ruleset};
+//! let rules = Ruleset::standard();
+//! let pos = Position::start();
+//! assert_eq!(pos.legal_moves(&rules).len(), 24);
+//! ```
+
+mod board;
+mod error;
+mod movegen;
+mod notation;
+mod perft;
+mod piece;
+mod position;
+mod ruleset;
+mod unmove;
+mod value;
+
+pub use board::{Board, Direction, Square};
+pub use error::{ParseError, PositionError, RulesError};
+pub use movegen::{Move, MoveList};
+pub use perft::{perft, perft_divide};
+pub use piece::{Animal, Color, Piece};
+pub use position::Position;
+pub use ruleset::{BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
+pub use value::Value;

@@ -1,0 +1,164 @@
+//! Position notation (RULES.md §9): `ranks/…/… w`.
+
+use crate::board::Square;
+use crate::error::ParseError;
+use crate::piece::{Color, Piece};
+use crate::position::{color_name, Position};
+use std::fmt;
+use std::str::FromStr;
+
+impl FromStr for Position {
+    type Err = ParseError;
+
+    /// Parses `rank9/…/rank1 side [4 ignored fields]`.
+    fn from_str(text: &str) -> Result<Position, ParseError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(ParseError::new("empty position"));
+        }
+        if fields.len() == 1 {
+            return Err(ParseError::new(format!(
+                "'{text}': missing side to move (add ' w' or ' b')"
+            )));
+        }
+        if fields.len() != 2 && fields.len() != 6 {
+            return Err(ParseError::new(format!(
+                "'{text}': expected 2 fields (board, side) or 6 (with 4 ignored engine fields), found {}",
+                fields.len()
+            )));
+        }
+        let side = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => {
+                return Err(ParseError::new(format!(
+                    "side to move must be 'w' or 'b', found '{other}'"
+                )))
+            }
+        };
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 9 {
+            return Err(ParseError::new(format!(
+                "expected 9 ranks separated by '/', found {}",
+                ranks.len()
+            )));
+        }
+        let mut pos = Position::empty(side);
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 8 - i as u8;
+            let mut file: u8 = 0;
+            for c in rank_text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if !(1..=7).contains(&d) {
+                        return Err(ParseError::new(format!(
+                            "rank {}: empty-square count must be 1..7, found '{c}'",
+                            rank + 1
+                        )));
+                    }
+                    file += d as u8;
+                } else if let Some(p) = Piece::from_letter(c) {
+                    let Some(sq) = Square::new(file, rank) else {
+                        return Err(too_long(rank, rank_text));
+                    };
+                    if let Some(other) = pos.square_of(p) {
+                        return Err(ParseError::new(format!(
+                            "two {} {}s (on {other} and {sq}); each side has at most one of each animal",
+                            color_name(p.color),
+                            p.animal.name()
+                        )));
+                    }
+                    pos.put(p, sq);
+                    file += 1;
+                } else {
+                    return Err(ParseError::new(format!(
+                        "rank {}: unknown piece letter '{c}' (expected one of RCWDPTLE / rcwdptle or a digit)",
+                        rank + 1
+                    )));
+                }
+                if file > 7 {
+                    return Err(too_long(rank, rank_text));
+                }
+            }
+            if file != 7 {
+                return Err(ParseError::new(format!(
+                    "rank {} ('{rank_text}') covers {file} files, expected 7",
+                    rank + 1
+                )));
+            }
+        }
+        Ok(pos)
+    }
+}
+
+fn too_long(rank: u8, text: &str) -> ParseError {
+    ParseError::new(format!(
+        "rank {} ('{text}') covers more than 7 files",
+        rank + 1
+    ))
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..9u8).rev() {
+            let mut empty = 0;
+            for file in 0..7u8 {
+                let sq = Square::new(file, rank).expect("on board");
+                match self.piece_at(sq) {
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{}", p.letter())?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                write!(f, "/")?;
+            }
+        }
+        write!(f, " {}", self.side_to_move().letter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_round_trips() {
+        let s = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w";
+        assert_eq!(s.parse::<Position>().unwrap().to_string(), s);
+        let with_extra = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w - - 0 1";
+        assert_eq!(with_extra.parse::<Position>().unwrap().to_string(), s);
+    }
+
+    #[test]
+    fn malformed_notation_is_rejected_with_a_reason() {
+        let cases = [
+            ("", "empty"),
+            ("7/7/7/7/7/7/7/7/E5r", "missing side"),
+            ("7/7/7/7/7/7/7/E5r w", "9 ranks"),
+            ("7/7/7/7/7/7/7/7/7/E5r w", "9 ranks"),
+            ("7/7/7/7/7/7/7/7/E6r w", "more than 7"),
+            ("7/7/7/7/7/7/7/7/E4r w", "expected 7"),
+            ("7/7/7/7/7/7/7/7/X5r w", "unknown piece letter 'X'"),
+            ("7/7/7/7/7/7/7/7/E5r x", "'w' or 'b'"),
+            ("7/7/7/7/7/7/7/7/E4Er w", "two White Elephants"),
+            ("7/7/7/7/7/7/7/7/E0r6 w", "1..7"),
+            ("7/7/7/7/7/7/7/7/E5r w - -", "expected 2 fields"),
+        ];
+        for (text, needle) in cases {
+            let err = text.parse::<Position>().unwrap_err();
+            assert!(
+                err.message.contains(needle),
+                "{text:?}: error {:?} does not mention {needle:?}",
+                err.message
+            );
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Positions: where every piece stands and who is to move.
+
+use crate::board::Square;
+use crate::error::PositionError;
+use crate::piece::{Animal, Color, Piece};
+use crate::ruleset::Ruleset;
+
+const EMPTY: u8 = 0xFF;
+
+/// A Jungle position: the square of each piece (at most one of each animal a
+/// side) and the side to move.
+///
+/// A `Position` is structurally sound by construction (no two pieces on a
+/// square, no duplicate animal on a side). Whether it can occur under a rule
+/// set is checked by [`Position::validate`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [u8; Square::COUNT],
+    squares: [u8; 16],
+    side: Color,
+}
+
+impl Position {
+    /// An empty board with `side` to move.
+    pub fn empty(side: Color) -> Position {
+        Position {
+            board: [EMPTY; Square::COUNT],
+            squares: [EMPTY; 16],
+            side,
+        }
+    }
+
+    /// The start position of the game (RULES.md §2).
+    pub fn start() -> Position {
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w"
+            .parse()
+            .expect("the start position is valid notation")
+    }
+
+    /// Builds a position from pieces and squares.
+    ///
+    /// Fails if a square is used twice or an animal appears twice on a side.
+    pub fn from_pieces(pieces: &[(Piece, Square)], side: Color) -> Result<Position, String> {
+        let mut pos = Position::empty(side);
+        for &(p, s) in pieces {
+            if pos.piece_at(s).is_some() {
+                return Err(format!("two pieces on {s}"));
+            }
+            if let Some(other) = pos.square_of(p) {
+                return Err(format!(
+                    "two {} {}s (on {other} and {s}); each side has at most one of each animal",
+                    color_name(p.color),
+                    p.animal.name()
+                ));
+            }
+            pos.put(p, s);
+        }
+        Ok(pos)
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Sets the side to move.
+    #[inline]
+    pub fn set_side_to_move(&mut self, side: Color) {
+        self.side = side;
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.board[sq.index()];
+        (c != EMPTY).then(|| Piece::from_code(c as usize))
+    }
+
+    /// True if `sq` is empty.
+    #[inline]
+    pub fn is_empty(&self, sq: Square) -> bool {
+        self.board[sq.index()] == EMPTY
+    }
+
+    /// The square of `piece`, if it is on the board.
+    #[inline]
+    pub fn square_of(&self, piece: Piece) -> Option<Square> {
+        let s = self.squares[piece.code()];
+        (s != EMPTY).then(|| Square::from_index(s as usize).expect("stored squares are valid"))
+    }
+
+    /// Places `piece` on the empty square `sq`. The piece must not be on the
+    /// board already and the square must be empty (checked in debug builds).
+    #[inline]
+    pub fn put(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.is_empty(sq) && self.square_of(piece).is_none());
+        self.board[sq.index()] = piece.code() as u8;
+        self.squares[piece.code()] = sq.index() as u8;
+    }
+
+    /// Removes and returns the piece on `sq`.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+        let p = self.piece_at(sq)?;
+        self.board[sq.index()] = EMPTY;
+        self.squares[p.code()] = EMPTY;
+        Some(p)
+    }
+
+    /// Every piece with its square, White Rat first, Black Elephant last.
+    pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        (0..16).filter_map(move |code| {
+            let s = self.squares[code];
+            (s != EMPTY).then(|| {
+                (
+                    Piece::from_code(code),
+                    Square::from_index(s as usize).expect("valid square"),
+                )
+            })
+        })
+    }
+
+    /// Pieces of `color` with their squares, weakest first.
+    pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        self.pieces().filter(move |(p, _)| p.color == color)
+    }
+
+    /// The set of animals of `color` as a bit mask (bit `animal.index()`).
+    pub fn mask(&self, color: Color) -> u8 {
+        let base = color.index() * 8;
+        (0..8).fold(0u8, |m, a| {
+            if self.squares[base + a] != EMPTY {
+                m | (1 << a)
+            } else {
+                m
+            }
+        })
+    }
+
+    /// Number of pieces of `color`.
+    #[inline]
+    pub fn count(&self, color: Color) -> u32 {
+        self.mask(color).count_ones()
+    }
+
+    /// The left–right mirror image (same side to move).
+    pub fn mirror(&self) -> Position {
+        let mut out = Position::empty(self.side);
+        for (p, s) in self.pieces() {
+            out.put(p, s.mirror());
+        }
+        out
+    }
+
+    /// The colour swap: White and Black exchange pieces, ranks flip
+    /// (r ↔ 10 − r) and the other side is to move.
+    pub fn color_flip(&self) -> Position {
+        let mut out = Position::empty(self.side.opponent());
+        for (p, s) in self.pieces() {
+            out.put(Piece::new(p.color.opponent(), p.animal), s.flip());
+        }
+        out
+    }
+
+    /// Checks that the position can occur in a table under `rules`: no piece
+    /// on a den, no non-swimmer in the water, only animals of the game.
+    pub fn validate(&self, rules: &Ruleset) -> Result<(), PositionError> {
+        let board = rules.board();
+        for (p, s) in self.pieces() {
+            let who = format!("{} {} on {s}", color_name(p.color), p.animal.name());
+            if !rules.animal_allowed(p.animal) {
+                return Err(PositionError::AnimalNotInGame(format!(
+                    "{who}: this animal does not take part under these rules"
+                )));
+            }
+            if board.is_den(s) {
+                return Err(PositionError::PieceOnDen(format!(
+                    "{who}: no piece may stand on a den (own den is illegal, entering the enemy den ends the game)"
+                )));
+            }
+            if board.is_water(s) && !rules.swims(p.animal) {
+                return Err(PositionError::PieceInWater(format!(
+                    "{who}: only the Rat may enter the water"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// True if the game is over: a side has no pieces or a piece stands on
+    /// the enemy den.
+    pub fn is_game_over(&self, rules: &Ruleset) -> bool {
+        let board = rules.board();
+        self.count(Color::White) == 0
+            || self.count(Color::Black) == 0
+            || self
+                .pieces()
+                .any(|(p, s)| board.is_den_of(s, p.color.opponent()))
+    }
+
+    /// Number of the piece of `piece`'s kind on the board, as code array
+    /// access for hot loops: the raw square (0..63) or 255 if absent.
+    #[inline]
+    pub fn raw_square(&self, code: usize) -> u8 {
+        self.squares[code]
+    }
+
+    #[inline]
+    pub(crate) fn raw_board(&self, sq: Square) -> u8 {
+        self.board[sq.index()]
+    }
+
+    /// Draws the board as text, rank 9 at the top, `.` for empty land, `~`
+    /// for water, `#` for dens and `^` for traps.
+    pub fn to_diagram(&self, rules: &Ruleset) -> String {
+        let board = rules.board();
+        let mut out = String::new();
+        for rank in (0..9u8).rev() {
+            out.push_str(&format!("{} ", rank + 1));
+            for file in 0..7u8 {
+                let sq = Square::new(file, rank).expect("on board");
+                let c = match self.piece_at(sq) {
+                    Some(p) => p.letter(),
+                    None if board.is_water(sq) => '~',
+                    None if board.is_den(sq) => '#',
+                    None if board.is_trap(sq) => '^',
+                    None => '.',
+                };
+                out.push(c);
+                out.push(' ');
+            }
+            out.pop();
+            out.push('\n');
+        }
+        out.push_str("  a b c d e f g\n");
+        out.push_str(match self.side {
+            Color::White => "White to move",
+            Color::Black => "Black to move",
+        });
+        out
+    }
+
+    /// The animal on `sq` if it belongs to `color`.
+    #[inline]
+    pub fn animal_of(&self, sq: Square, color: Color) -> Option<Animal> {
+        self.piece_at(sq)
+            .filter(|p| p.color == color)
+            .map(|p| p.animal)
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+pub(crate) fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}

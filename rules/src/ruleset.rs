@@ -1,0 +1,540 @@
+//! Rule sets: the three named ones and every option of RULES.md §8.
+
+use crate::board::{Board, Square};
+use crate::error::RulesError;
+use crate::piece::{Animal, Color, Piece};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The named rule set a [`Ruleset`] starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BaseRuleset {
+    /// The rules as Wikipedia states them; the default.
+    Standard,
+    /// The rules under which van Rijn & Vis's 2-piece tables come out exactly.
+    Leiden,
+    /// What most Jungle programs implement.
+    Popular,
+}
+
+impl BaseRuleset {
+    /// All named rule sets.
+    pub const ALL: [BaseRuleset; 3] = [
+        BaseRuleset::Standard,
+        BaseRuleset::Leiden,
+        BaseRuleset::Popular,
+    ];
+
+    /// The short name (`standard`, `leiden`, `popular`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BaseRuleset::Standard => "standard",
+            BaseRuleset::Leiden => "leiden",
+            BaseRuleset::Popular => "popular",
+        }
+    }
+}
+
+/// When the Elephant may capture the Rat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ElephantCapturesRat {
+    /// By rank, like any other capture (8 ≥ 1).
+    Always,
+    /// Only when the Rat stands on one of the Elephant's side's traps.
+    OnTrapOnly,
+    /// Never, not even on a trap.
+    Never,
+}
+
+/// What happens to a side to move that has no legal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoMoveRule {
+    /// It loses (the default).
+    Loss,
+    /// The game is drawn.
+    Draw,
+}
+
+/// The river-jump axes of one animal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JumpAxes {
+    /// Jumps across a river sideways (over 2 water squares).
+    pub horizontal: bool,
+    /// Jumps across a river forwards/backwards (over 3 water squares).
+    pub vertical: bool,
+}
+
+impl JumpAxes {
+    const NONE: JumpAxes = JumpAxes {
+        horizontal: false,
+        vertical: false,
+    };
+    const BOTH: JumpAxes = JumpAxes {
+        horizontal: true,
+        vertical: true,
+    };
+    fn code(self) -> &'static str {
+        match (self.horizontal, self.vertical) {
+            (false, false) => "none",
+            (true, false) => "h",
+            (false, true) => "v",
+            (true, true) => "hv",
+        }
+    }
+    fn parse(s: &str) -> Option<JumpAxes> {
+        Some(match s {
+            "none" | "" => JumpAxes::NONE,
+            "h" => JumpAxes {
+                horizontal: true,
+                vertical: false,
+            },
+            "v" => JumpAxes {
+                horizontal: false,
+                vertical: true,
+            },
+            "hv" | "vh" => JumpAxes::BOTH,
+            _ => return None,
+        })
+    }
+}
+
+/// Which animals jump rivers, and along which axes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Jumpers {
+    /// The Lion (default: both axes).
+    pub lion: JumpAxes,
+    /// The Tiger (default: both axes).
+    pub tiger: JumpAxes,
+    /// The Panther (default: none).
+    pub panther: JumpAxes,
+}
+
+impl Default for Jumpers {
+    fn default() -> Self {
+        Jumpers {
+            lion: JumpAxes::BOTH,
+            tiger: JumpAxes::BOTH,
+            panther: JumpAxes::NONE,
+        }
+    }
+}
+
+/// A complete rule set: a named base plus every option of RULES.md §8.
+///
+/// Two rule sets with the same options are the same rule set, whatever their
+/// base: [`Ruleset::id`] depends on the options only.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Ruleset {
+    /// The named rule set these options started from (for display only).
+    pub base: BaseRuleset,
+    /// When the Elephant may capture the Rat.
+    pub elephant_captures_rat: ElephantCapturesRat,
+    /// A Rat on land may capture a Rat in the water.
+    pub land_rat_captures_water_rat: bool,
+    /// A Rat in the water may capture a Rat on land.
+    pub water_rat_captures_land_rat: bool,
+    /// A Rat in the water may capture the Elephant on land.
+    pub water_rat_captures_elephant: bool,
+    /// Lion and Tiger have equal rank.
+    pub lion_tiger_equal: bool,
+    /// Tiger rank 7, Lion rank 6.
+    pub tiger_outranks_lion: bool,
+    /// Wolf rank 4, Dog rank 3.
+    pub wolf_outranks_dog: bool,
+    /// Which animals jump rivers.
+    pub jumpers: Jumpers,
+    /// A piece on any trap, its own included, defends with rank 0.
+    pub universal_traps: bool,
+    /// Only pieces of rank ≤ N may enter traps.
+    pub trap_entry_max_rank: Option<u8>,
+    /// The Dog may enter water.
+    pub dog_swims: bool,
+    /// The result for a side to move without a legal move.
+    pub no_move: NoMoveRule,
+    /// Animal Checkers: no traps, no rivers, only Rat, Dog, Tiger, Elephant.
+    pub animal_checkers: bool,
+}
+
+/// The names of every option, in the order of the canonical string.
+pub const OPTION_NAMES: [&str; 13] = [
+    "elephant_captures_rat",
+    "land_rat_captures_water_rat",
+    "water_rat_captures_land_rat",
+    "water_rat_captures_elephant",
+    "lion_tiger_equal",
+    "tiger_outranks_lion",
+    "wolf_outranks_dog",
+    "jumpers",
+    "universal_traps",
+    "trap_entry_max_rank",
+    "dog_swims",
+    "no_move",
+    "animal_checkers",
+];
+
+impl Ruleset {
+    /// The named rule set `base` with no overrides.
+    pub fn named(base: BaseRuleset) -> Ruleset {
+        let mut r = Ruleset {
+            base,
+            elephant_captures_rat: ElephantCapturesRat::Always,
+            land_rat_captures_water_rat: false,
+            water_rat_captures_land_rat: true,
+            water_rat_captures_elephant: false,
+            lion_tiger_equal: false,
+            tiger_outranks_lion: false,
+            wolf_outranks_dog: false,
+            jumpers: Jumpers::default(),
+            universal_traps: false,
+            trap_entry_max_rank: None,
+            dog_swims: false,
+            no_move: NoMoveRule::Loss,
+            animal_checkers: false,
+        };
+        match base {
+            BaseRuleset::Standard => {}
+            BaseRuleset::Leiden => r.land_rat_captures_water_rat = true,
+            BaseRuleset::Popular => {
+                r.elephant_captures_rat = ElephantCapturesRat::OnTrapOnly;
+                r.water_rat_captures_land_rat = false;
+            }
+        }
+        r
+    }
+
+    /// The `standard` rule set, the default everywhere.
+    pub fn standard() -> Ruleset {
+        Ruleset::named(BaseRuleset::Standard)
+    }
+
+    /// The `leiden` rule set.
+    pub fn leiden() -> Ruleset {
+        Ruleset::named(BaseRuleset::Leiden)
+    }
+
+    /// The `popular` rule set.
+    pub fn popular() -> Ruleset {
+        Ruleset::named(BaseRuleset::Popular)
+    }
+
+    /// The named rule set called `name`.
+    pub fn by_name(name: &str) -> Result<Ruleset, RulesError> {
+        BaseRuleset::ALL
+            .iter()
+            .find(|b| b.name() == name)
+            .map(|&b| Ruleset::named(b))
+            .ok_or_else(|| RulesError::UnknownRuleset(name.to_string()))
+    }
+
+    /// Sets one option from its name and textual value (`key=value` on the
+    /// command line).
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let bad = || RulesError::BadOptionValue {
+            option: key.to_string(),
+            value: value.to_string(),
+        };
+        let flag = || match value {
+            "true" | "yes" | "1" => Ok(true),
+            "false" | "no" | "0" => Ok(false),
+            _ => Err(bad()),
+        };
+        match key {
+            "elephant_captures_rat" => {
+                self.elephant_captures_rat = match value {
+                    "always" => ElephantCapturesRat::Always,
+                    "on_trap" => ElephantCapturesRat::OnTrapOnly,
+                    "never" => ElephantCapturesRat::Never,
+                    _ => return Err(bad()),
+                }
+            }
+            "land_rat_captures_water_rat" => self.land_rat_captures_water_rat = flag()?,
+            "water_rat_captures_land_rat" => self.water_rat_captures_land_rat = flag()?,
+            "water_rat_captures_elephant" => self.water_rat_captures_elephant = flag()?,
+            "lion_tiger_equal" => self.lion_tiger_equal = flag()?,
+            "tiger_outranks_lion" => self.tiger_outranks_lion = flag()?,
+            "wolf_outranks_dog" => self.wolf_outranks_dog = flag()?,
+            "jumpers" => self.jumpers = parse_jumpers(value).ok_or_else(bad)?,
+            "universal_traps" => self.universal_traps = flag()?,
+            "trap_entry_max_rank" => {
+                self.trap_entry_max_rank = match value {
+                    "none" => None,
+                    v => Some(v.parse::<u8>().ok().filter(|&n| n <= 8).ok_or_else(bad)?),
+                }
+            }
+            "dog_swims" => self.dog_swims = flag()?,
+            "no_move" => {
+                self.no_move = match value {
+                    "loss" => NoMoveRule::Loss,
+                    "draw" => NoMoveRule::Draw,
+                    _ => return Err(bad()),
+                }
+            }
+            "animal_checkers" => self.animal_checkers = flag()?,
+            _ => return Err(RulesError::UnknownOption(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Applies a `key=value` override.
+    pub fn apply_override(&mut self, kv: &str) -> Result<(), RulesError> {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| RulesError::UnknownOption(kv.to_string()))?;
+        self.set_option(k.trim(), v.trim())
+    }
+
+    /// Every option as `(name, value)`, in canonical order.
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        let b = |x: bool| x.to_string();
+        vec![
+            (
+                OPTION_NAMES[0],
+                match self.elephant_captures_rat {
+                    ElephantCapturesRat::Always => "always",
+                    ElephantCapturesRat::OnTrapOnly => "on_trap",
+                    ElephantCapturesRat::Never => "never",
+                }
+                .to_string(),
+            ),
+            (OPTION_NAMES[1], b(self.land_rat_captures_water_rat)),
+            (OPTION_NAMES[2], b(self.water_rat_captures_land_rat)),
+            (OPTION_NAMES[3], b(self.water_rat_captures_elephant)),
+            (OPTION_NAMES[4], b(self.lion_tiger_equal)),
+            (OPTION_NAMES[5], b(self.tiger_outranks_lion)),
+            (OPTION_NAMES[6], b(self.wolf_outranks_dog)),
+            (
+                OPTION_NAMES[7],
+                format!(
+                    "L:{},T:{},P:{}",
+                    self.jumpers.lion.code(),
+                    self.jumpers.tiger.code(),
+                    self.jumpers.panther.code()
+                ),
+            ),
+            (OPTION_NAMES[8], b(self.universal_traps)),
+            (
+                OPTION_NAMES[9],
+                self.trap_entry_max_rank
+                    .map_or("none".to_string(), |n| n.to_string()),
+            ),
+            (OPTION_NAMES[10], b(self.dog_swims)),
+            (
+                OPTION_NAMES[11],
+                match self.no_move {
+                    NoMoveRule::Loss => "loss",
+                    NoMoveRule::Draw => "draw",
+                }
+                .to_string(),
+            ),
+            (OPTION_NAMES[12], b(self.animal_checkers)),
+        ]
+    }
+
+    /// The canonical text of the option set: `name=value` pairs in a fixed
+    /// order, separated by `;`. Table files record it verbatim.
+    pub fn canonical_string(&self) -> String {
+        self.options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+
+    /// The stable identifier: 64-bit FNV-1a of [`Ruleset::canonical_string`].
+    /// The same options always give the same id.
+    pub fn id(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.canonical_string().bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h
+    }
+
+    /// The named rule set whose options these are, if any.
+    pub fn matching_name(&self) -> Option<&'static str> {
+        BaseRuleset::ALL
+            .iter()
+            .find(|&&b| Ruleset::named(b).canonical_string() == self.canonical_string())
+            .map(|b| b.name())
+    }
+
+    /// A short label: the name of the matching named rule set, or
+    /// `<base>+custom-<id>`.
+    pub fn label(&self) -> String {
+        match self.matching_name() {
+            Some(n) => n.to_string(),
+            None => format!("{}-custom-{:016x}", self.base.name(), self.id()),
+        }
+    }
+
+    /// Parses a canonical string back into a rule set (used by table readers).
+    pub fn from_canonical_string(s: &str) -> Result<Ruleset, RulesError> {
+        let mut r = Ruleset::standard();
+        for kv in s.split(';') {
+            r.apply_override(kv)?;
+        }
+        if let Some(n) = r.matching_name() {
+            r.base = Ruleset::by_name(n)?.base;
+        }
+        Ok(r)
+    }
+
+    /// Checks that the options are consistent and implemented by this version.
+    pub fn check_supported(&self) -> Result<(), RulesError> {
+        if self.lion_tiger_equal && self.tiger_outranks_lion {
+            return Err(RulesError::Conflict(
+                "lion_tiger_equal and tiger_outranks_lion exclude each other".into(),
+            ));
+        }
+        let unimplemented = [
+            ("dog_swims", self.dog_swims),
+            ("animal_checkers", self.animal_checkers),
+        ];
+        for (name, on) in unimplemented {
+            if on {
+                return Err(RulesError::Unsupported(name.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The board these rules are played on.
+    #[inline]
+    pub fn board(&self) -> &'static Board {
+        static STANDARD: OnceLock<Board> = OnceLock::new();
+        static CHECKERS: OnceLock<Board> = OnceLock::new();
+        if self.animal_checkers {
+            CHECKERS.get_or_init(Board::checkers)
+        } else {
+            STANDARD.get_or_init(Board::standard)
+        }
+    }
+
+    /// The capture rank of `animal` under these rules.
+    #[inline]
+    pub fn rank(&self, animal: Animal) -> u8 {
+        match animal {
+            Animal::Lion if self.tiger_outranks_lion => 6,
+            Animal::Tiger if self.tiger_outranks_lion || self.lion_tiger_equal => 7,
+            Animal::Wolf if self.wolf_outranks_dog => 4,
+            Animal::Dog if self.wolf_outranks_dog => 3,
+            a => a.standard_rank(),
+        }
+    }
+
+    /// True if `animal` may enter water.
+    #[inline]
+    pub fn swims(&self, animal: Animal) -> bool {
+        animal == Animal::Rat || (self.dog_swims && animal == Animal::Dog)
+    }
+
+    /// The jump axes of `animal`.
+    #[inline]
+    pub fn jump_axes(&self, animal: Animal) -> JumpAxes {
+        match animal {
+            Animal::Lion => self.jumpers.lion,
+            Animal::Tiger => self.jumpers.tiger,
+            Animal::Panther => self.jumpers.panther,
+            _ => JumpAxes::NONE,
+        }
+    }
+
+    /// True if `animal` takes part in games under these rules.
+    pub fn animal_allowed(&self, animal: Animal) -> bool {
+        !self.animal_checkers
+            || matches!(
+                animal,
+                Animal::Rat | Animal::Dog | Animal::Tiger | Animal::Elephant
+            )
+    }
+
+    /// True if `piece` may stand on `sq` in a table position (no dens, water
+    /// only for swimmers).
+    pub fn may_stand(&self, board: &Board, piece: Piece, sq: Square) -> bool {
+        !board.is_den(sq) && (board.is_land(sq) || self.swims(piece.animal))
+    }
+
+    /// True if a piece of `owner` standing on `sq` defends with rank 0.
+    #[inline]
+    pub fn is_trapped(&self, board: &Board, sq: Square, owner: Color) -> bool {
+        if self.universal_traps {
+            board.is_trap(sq)
+        } else {
+            board.is_trap_of(sq, owner.opponent())
+        }
+    }
+}
+
+impl Default for Ruleset {
+    fn default() -> Self {
+        Ruleset::standard()
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.label())
+    }
+}
+
+fn parse_jumpers(s: &str) -> Option<Jumpers> {
+    let mut j = Jumpers {
+        lion: JumpAxes::NONE,
+        tiger: JumpAxes::NONE,
+        panther: JumpAxes::NONE,
+    };
+    for part in s.split(',') {
+        let (who, axes) = part.split_once(':')?;
+        let axes = JumpAxes::parse(axes)?;
+        match who {
+            "L" => j.lion = axes,
+            "T" => j.tiger = axes,
+            "P" => j.panther = axes,
+            _ => return None,
+        }
+    }
+    Some(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_string_round_trips() {
+        for b in BaseRuleset::ALL {
+            let r = Ruleset::named(b);
+            let back = Ruleset::from_canonical_string(&r.canonical_string()).unwrap();
+            assert_eq!(back, r);
+            assert_eq!(r.label(), b.name());
+        }
+    }
+
+    #[test]
+    fn ids_differ_and_are_order_independent() {
+        let ids: Vec<u64> = BaseRuleset::ALL
+            .iter()
+            .map(|&b| Ruleset::named(b).id())
+            .collect();
+        assert_ne!(ids[0], ids[1]);
+        assert_ne!(ids[1], ids[2]);
+        let mut a = Ruleset::standard();
+        a.set_option("universal_traps", "true").unwrap();
+        a.set_option("wolf_outranks_dog", "true").unwrap();
+        let mut b = Ruleset::standard();
+        b.set_option("wolf_outranks_dog", "true").unwrap();
+        b.set_option("universal_traps", "true").unwrap();
+        assert_eq!(a.id(), b.id());
+        assert_ne!(a.id(), Ruleset::standard().id());
+    }
+
+    #[test]
+    fn bad_options_are_rejected() {
+        let mut r = Ruleset::standard();
+        assert!(r.set_option("nonsense", "true").is_err());
+        assert!(r.set_option("universal_traps", "maybe").is_err());
+        assert!(r.apply_override("no_equals_sign").is_err());
+        assert!(Ruleset::by_name("chess").is_err());
+    }
+}

@@ -1,0 +1,99 @@
+//! Game-theoretic values with distances (RULES.md §6).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// The value of a position for the side to move, with the distance in plies
+/// to the end of the game under optimal play (the winner takes the shortest
+/// win, the loser the longest loss).
+///
+/// Wins have odd distances (a move that wins at once is `Win(1)`), losses
+/// even ones (a side with no legal move is `Loss(0)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The side to move wins in this many plies.
+    Win(u16),
+    /// The side to move loses in this many plies.
+    Loss(u16),
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Value {
+    /// The value of a position whose best move leads to a position of value
+    /// `child` (for the opponent): one ply further, sides exchanged.
+    #[inline]
+    pub fn from_child(child: Value) -> Value {
+        match child {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// Distance in plies, `None` for a draw.
+    pub fn plies(self) -> Option<u16> {
+        match self {
+            Value::Win(n) | Value::Loss(n) => Some(n),
+            Value::Draw => None,
+        }
+    }
+
+    /// `"win"`, `"loss"` or `"draw"`.
+    pub fn wdl_name(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+        }
+    }
+
+    /// Sort key: larger is better for the side to move.
+    fn key(self) -> (u8, i32) {
+        match self {
+            Value::Win(n) => (2, -(n as i32)),
+            Value::Draw => (1, 0),
+            Value::Loss(n) => (0, n as i32),
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// `a > b` means `a` is better for the side to move: a shorter win beats a
+/// longer one, any win beats a draw, a draw beats any loss, a longer loss
+/// beats a shorter one.
+impl Ord for Value {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(n) => write!(f, "win in {n} plies"),
+            Value::Loss(n) => write!(f, "loss in {n} plies"),
+            Value::Draw => write!(f, "draw"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordering() {
+        assert!(Value::Win(1) > Value::Win(3));
+        assert!(Value::Win(99) > Value::Draw);
+        assert!(Value::Draw > Value::Loss(100));
+        assert!(Value::Loss(10) > Value::Loss(0));
+        assert_eq!(Value::from_child(Value::Loss(0)), Value::Win(1));
+        assert_eq!(Value::from_child(Value::Win(1)), Value::Loss(2));
+    }
+}

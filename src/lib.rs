@@ -1,0 +1,21 @@
+//! # jungletb
+//!
+//! Endgame tablebases for Jungle (Dou Shou Qi): a retrograde generator and a
+//! probe library. This facade re-exports the member crates:
+//!
+//! - [`rules`]: board, pieces, rule sets, positions, moves and un-moves, notation.
+//! - [`indexer`]: materials and the perfect-hash position index.
+//! - [`format`]: the table file format and the probe library ([`format::Tablebase`]).
+//! - [`solver`]: the retrograde solver and batch generation.
+//!
+//! ```
+//! use jungletb::rules::{Position, Ruleset};
+//! let pos: Position = "7/7/7/7/7/7/7/7/E5r w".parse().unwrap();
+//! pos.validate(&Ruleset::standard()).unwrap();
+//! assert_eq!(pos.to_string(), "7/7/7/7/7/7/7/7/E5r w");
+//! ```
+
+pub use jungletb_format as format;
+pub use jungletb_indexer as indexer;
+pub use jungletb_rules as rules;
+pub use jungletb_solver as solver;
