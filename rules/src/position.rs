@@ -199,16 +199,11 @@ impl Position {
                 .any(|(p, s)| board.is_den_of(s, p.color.opponent()))
     }
 
-    /// Number of the piece of `piece`'s kind on the board, as code array
-    /// access for hot loops: the raw square (0..63) or 255 if absent.
+    /// The raw square (0..63) of the piece with code `code` (see
+    /// [`Piece::code`]), or 255 if absent. For hot loops.
     #[inline]
     pub fn raw_square(&self, code: usize) -> u8 {
         self.squares[code]
-    }
-
-    #[inline]
-    pub(crate) fn raw_board(&self, sq: Square) -> u8 {
-        self.board[sq.index()]
     }
 
     /// Draws the board as text, rank 9 at the top, `.` for empty land, `~`
