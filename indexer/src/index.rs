@@ -78,7 +78,11 @@ impl PositionIndex {
                 )));
             }
         }
-        let square_count = |p: &Piece| Square::all().filter(|&s| rules.may_stand(board, *p, s)).count();
+        let square_count = |p: &Piece| {
+            Square::all()
+                .filter(|&s| rules.may_stand(board, *p, s))
+                .count()
+        };
         // Pieces with fewer squares first: their squares are a subset of the
         // later pieces' squares (land ⊂ land + water).
         let mut pieces = all.clone();
@@ -242,7 +246,10 @@ impl PositionIndex {
         }
         for k in 2..n {
             let set = &self.sets[k];
-            let mut taken: Vec<u64> = sq[..k].iter().map(|&e| set.rank[e as usize] as u64).collect();
+            let mut taken: Vec<u64> = sq[..k]
+                .iter()
+                .map(|&e| set.rank[e as usize] as u64)
+                .collect();
             taken.sort_unstable();
             let mut r = digits[k];
             for t in taken {
@@ -254,7 +261,10 @@ impl PositionIndex {
         }
         let mut pos = Position::empty(side);
         for (i, p) in self.pieces.iter().enumerate() {
-            pos.put(*p, Square::from_index(sq[i] as usize).expect("valid square"));
+            pos.put(
+                *p,
+                Square::from_index(sq[i] as usize).expect("valid square"),
+            );
         }
         Some(pos)
     }

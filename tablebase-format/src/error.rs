@@ -1,0 +1,154 @@
+//! Typed errors for table files and probes.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A table file is missing, unreadable or not a valid table for the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableError {
+    /// The file does not exist.
+    Missing(PathBuf),
+    /// An I/O error (message kept as text so errors can be cached and shared).
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        message: String,
+    },
+    /// The file does not start with the jungletb magic bytes.
+    NotATable(PathBuf),
+    /// Shorter or longer than its header says.
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Size the header implies.
+        expected: u64,
+        /// Size on disk.
+        found: u64,
+    },
+    /// Written by a format or index scheme this version cannot read.
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// What is unsupported.
+        what: String,
+    },
+    /// Solved under another rule set than the one asked for.
+    WrongRuleset {
+        /// The file.
+        path: PathBuf,
+        /// The rule set asked for.
+        expected: String,
+        /// The rule set in the file.
+        found: String,
+    },
+    /// Holds another material than its name says.
+    WrongMaterial {
+        /// The file.
+        path: PathBuf,
+        /// Material asked for.
+        expected: String,
+        /// Material in the file.
+        found: String,
+    },
+    /// A checksum does not match: the file is corrupt.
+    ChecksumMismatch {
+        /// The file.
+        path: PathBuf,
+        /// Header or payload.
+        part: &'static str,
+    },
+    /// Any other inconsistency.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Missing(p) => write!(f, "{}: table file not found", p.display()),
+            TableError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            TableError::NotATable(p) => {
+                write!(f, "{}: not a jungletb table (bad magic bytes)", p.display())
+            }
+            TableError::Truncated {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: truncated or padded table: {found} bytes, header implies {expected}",
+                path.display()
+            ),
+            TableError::UnsupportedVersion { path, what } => {
+                write!(f, "{}: unsupported {what}", path.display())
+            }
+            TableError::WrongRuleset {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: table was solved under rule set '{found}', not '{expected}'",
+                path.display()
+            ),
+            TableError::WrongMaterial {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: file holds material {found}, expected {expected}",
+                path.display()
+            ),
+            TableError::ChecksumMismatch { path, part } => {
+                write!(
+                    f,
+                    "{}: {part} checksum mismatch: the file is corrupt",
+                    path.display()
+                )
+            }
+            TableError::Corrupt { path, what } => {
+                write!(f, "{}: corrupt table: {what}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// A probe could not be answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProbeError {
+    /// The position cannot occur under the rules.
+    Position(String),
+    /// The game is already over (a side has no pieces).
+    GameOver(String),
+    /// No tables directory for this rule set.
+    NoTables(String),
+    /// A table needed for the answer is missing or invalid.
+    Table(TableError),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::Position(m) => f.write_str(m),
+            ProbeError::GameOver(m) => write!(f, "game over: {m}"),
+            ProbeError::NoTables(m) => f.write_str(m),
+            ProbeError::Table(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+impl From<TableError> for ProbeError {
+    fn from(e: TableError) -> Self {
+        ProbeError::Table(e)
+    }
+}
