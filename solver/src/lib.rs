@@ -1,1 +1,31 @@
-//! stub
+//! Retrograde analysis for jungletb.
+//!
+//! - [`solve_material`] solves one material given its solved sub-materials
+//!   (the tables reachable by a capture), in parallel, with its working
+//!   arrays in memory-mapped files.
+//! - [`verify_material`] re-checks a table by one ply of search from every
+//!   position (forward consistency).
+//! - [`generate`] solves every material of a request in dependency order and
+//!   writes the table files, keeping complete valid tables.
+//!
+//! The algorithm (see `solve.rs`): one forward sweep counts, for every
+//! position, its distinct successors inside the material and resolves moves
+//! that end the game or leave the material (captures, probed in the smaller
+//! tables). Then positions are decided level by level (distance 0, 1, 2, …):
+//! each decided position visits its predecessors (by un-move generation)
+//! once, turning them into wins (from a loss) or decrementing their counter
+//! of undecided successors (from a win); a counter reaching zero makes a
+//! loss. Each position and move is visited a small constant number of times,
+//! whatever the longest distance. What is never decided is a draw.
+
+mod error;
+mod generate;
+mod progress;
+mod solve;
+mod verify;
+mod work;
+
+pub use error::SolveError;
+pub use generate::{generate, GenerateOptions, GenerateReport, MaterialReport};
+pub use solve::{solve_material, SolveStats};
+pub use verify::{verify_material, VerifyReport};

@@ -1,1 +1,57 @@
-fn main() {}
+//! `jungletb`: generate, probe, verify and inspect Jungle endgame tablebases.
+
+mod cmd_generate;
+mod cmd_info;
+mod cmd_perft;
+mod cmd_probe;
+mod cmd_verify;
+mod common;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Endgame tablebases for Jungle (Dou Shou Qi).
+///
+/// Generate tables by retrograde analysis, probe positions (value, distance
+/// in plies, best moves, the line to the end), verify and inspect tables.
+#[derive(Parser)]
+#[command(name = "jungletb", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate every table up to N pieces (missing or invalid ones only).
+    Generate(cmd_generate::Args),
+    /// Probe positions: value, distance, best moves and the line to the end.
+    Probe(cmd_probe::Args),
+    /// Count move sequences of a given depth (move-generator check).
+    Perft(cmd_perft::Args),
+    /// Check checksums, headers and the forward consistency of every position.
+    Verify(cmd_verify::Args),
+    /// Show the header of one table file.
+    Info(cmd_info::InfoArgs),
+    /// Per-material and per-piece-count totals of a table directory.
+    Stats(cmd_info::StatsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate(a) => cmd_generate::run(a),
+        Command::Probe(a) => cmd_probe::run(a),
+        Command::Perft(a) => cmd_perft::run(a),
+        Command::Verify(a) => cmd_verify::run(a),
+        Command::Info(a) => cmd_info::run_info(a),
+        Command::Stats(a) => cmd_info::run_stats(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("jungletb: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

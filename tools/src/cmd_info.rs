@@ -1,0 +1,203 @@
+//! `jungletb info` and `jungletb stats`.
+
+use crate::cmd_verify::table_files;
+use crate::common::{human_bytes, CmdResult, RulesArgs};
+use clap::Args as ClapArgs;
+use jungletb_format::{table_dir, Header, Table};
+use jungletb_rules::{Color, Ruleset};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `info`.
+#[derive(ClapArgs, Debug)]
+pub struct InfoArgs {
+    /// A table file (e.g. tables/standard/ELvR.jtb).
+    file: PathBuf,
+}
+
+/// Arguments of `stats`.
+#[derive(ClapArgs, Debug)]
+pub struct StatsArgs {
+    /// Tables root directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// One JSON object per material, then one per piece count.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run_info(a: InfoArgs) -> CmdResult {
+    let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
+    let h = t.header();
+    let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
+    println!("file:           {}", a.file.display());
+    println!("material:       {}", h.material);
+    println!("format version: {}", h.format_version);
+    println!("index scheme:   {}", h.index_scheme_version);
+    println!(
+        "rule set:       {} (id {:016x})",
+        rules.label(),
+        h.ruleset_id
+    );
+    for (k, v) in rules.options() {
+        println!("  {k} = {v}");
+    }
+    println!("index slots:    {}", h.index_size);
+    let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+    println!(
+        "positions:      {} (density {:.4}){}",
+        positions,
+        positions as f64 / h.index_size as f64,
+        if h.white_to_move_only {
+            "; White to move only (Black to move is the colour swap)"
+        } else {
+            ""
+        }
+    );
+    println!("value width:    {} byte(s)", h.value_width);
+    println!(
+        "file size:      {} ({} bytes)",
+        human_bytes(t.file_len()),
+        t.file_len()
+    );
+    println!("payload crc32:  {:08x} (verified)", h.payload_crc);
+    for side in Color::ALL {
+        if h.white_to_move_only && side == Color::Black {
+            continue;
+        }
+        let s = h.sides[side.index()];
+        println!(
+            "{:?} to move: {} wins, {} losses, {} draws; longest win {}, longest loss {}",
+            side, s.wins, s.losses, s.draws, s.longest_win, s.longest_loss
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Default)]
+struct Totals {
+    tables: u64,
+    positions: u64,
+    slots: u64,
+    bytes: u64,
+    /// [side][win, loss, draw]
+    wld: [[u64; 3]; 2],
+    longest_win: u16,
+}
+
+impl Totals {
+    fn add(&mut self, h: &Header, bytes: u64) {
+        self.tables += 1;
+        self.positions += h.sides.iter().map(|s| s.positions).sum::<u64>();
+        self.slots += h.index_size;
+        self.bytes += bytes;
+        for side in Color::ALL {
+            let s = h.side(side);
+            let w = &mut self.wld[side.index()];
+            w[0] += s.wins;
+            w[1] += s.losses;
+            w[2] += s.draws;
+            self.longest_win = self.longest_win.max(s.longest_win);
+        }
+    }
+}
+
+pub fn run_stats(a: StatsArgs) -> CmdResult {
+    let rules = a.rules.resolve()?;
+    let dir = table_dir(&a.tables, &rules);
+    let files = table_files(&dir)?;
+    if files.is_empty() {
+        return Err(format!("no tables in '{}'", dir.display()));
+    }
+    let mut by_count: BTreeMap<u32, Totals> = BTreeMap::new();
+    let mut rows = Vec::new();
+    for f in &files {
+        let t = Table::open(
+            f,
+            &rules,
+            Table::open_any(f)
+                .map_err(|e| e.to_string())?
+                .header()
+                .material,
+        )
+        .map_err(|e| e.to_string())?;
+        let h = t.header().clone();
+        by_count
+            .entry(h.material.piece_count())
+            .or_default()
+            .add(&h, t.file_len());
+        rows.push((h, t.file_len()));
+    }
+    rows.sort_by_key(|(h, _)| (h.material.piece_count(), h.material.to_string()));
+    if a.json {
+        for (h, bytes) in &rows {
+            let side = |c: Color| {
+                let s = h.side(c);
+                json!({"wins": s.wins, "losses": s.losses, "draws": s.draws,
+                       "longest_win": s.longest_win, "longest_loss": s.longest_loss})
+            };
+            println!(
+                "{}",
+                json!({
+                    "material": h.material.to_string(),
+                    "pieces": h.material.piece_count(),
+                    "positions": h.sides.iter().map(|s| s.positions).sum::<u64>(),
+                    "slots": h.index_size,
+                    "bytes": bytes,
+                    "white_to_move": side(Color::White),
+                    "black_to_move": side(Color::Black),
+                })
+            );
+        }
+        for (n, t) in &by_count {
+            println!(
+                "{}",
+                json!({
+                    "pieces": n, "tables": t.tables, "positions": t.positions, "slots": t.slots,
+                    "bytes": t.bytes,
+                    "white_to_move": {"wins": t.wld[0][0], "losses": t.wld[0][1], "draws": t.wld[0][2]},
+                    "black_to_move": {"wins": t.wld[1][0], "losses": t.wld[1][1], "draws": t.wld[1][2]},
+                    "longest_win": t.longest_win,
+                })
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:<10} {:>10} {:>8}  {:>27}  {:>27}  {:>5} {:>5}",
+        "material",
+        "positions",
+        "density",
+        "White to move: W / L / D",
+        "Black to move: W / L / D",
+        "maxW",
+        "maxL"
+    );
+    for (h, _) in &rows {
+        let (w, b) = (h.side(Color::White), h.side(Color::Black));
+        let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+        println!(
+            "{:<10} {:>10} {:>8.4}  {:>27}  {:>27}  {:>5} {:>5}",
+            h.material.to_string(),
+            positions,
+            positions as f64 / h.index_size as f64,
+            format!("{} / {} / {}", w.wins, w.losses, w.draws),
+            format!("{} / {} / {}", b.wins, b.losses, b.draws),
+            w.longest_win.max(b.longest_win),
+            w.longest_loss.max(b.longest_loss),
+        );
+    }
+    println!();
+    for (n, t) in &by_count {
+        println!(
+            "{n} pieces: {} tables, {} positions ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {}",
+            t.tables, t.positions, t.slots, human_bytes(t.bytes),
+            t.wld[0][0], t.wld[0][1], t.wld[0][2], t.wld[1][0], t.wld[1][1], t.wld[1][2], t.longest_win
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,42 @@
+//! `jungletb perft`.
+
+use crate::common::{CmdResult, RulesArgs};
+use clap::Args as ClapArgs;
+use jungletb_rules::{perft, perft_divide, Position};
+use std::process::ExitCode;
+
+/// Arguments of `perft`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The position (quote it), or "start".
+    position: String,
+    /// Depth in plies.
+    #[arg(long, value_name = "N")]
+    depth: u32,
+    /// Print the count of every root move.
+    #[arg(long)]
+    divide: bool,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let rules = a.rules.resolve()?;
+    let pos: Position = if a.position == "start" {
+        Position::start()
+    } else {
+        a.position.parse().map_err(|e| format!("{e}"))?
+    };
+    pos.validate(&rules).map_err(|e| e.to_string())?;
+    if a.divide {
+        let mut total = 0;
+        for (mv, n) in perft_divide(&pos, &rules, a.depth) {
+            println!("{mv}: {n}");
+            total += n;
+        }
+        println!("total: {total}");
+    } else {
+        println!("{}", perft(&pos, &rules, a.depth));
+    }
+    Ok(ExitCode::SUCCESS)
+}

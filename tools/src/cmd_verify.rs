@@ -1,0 +1,140 @@
+//! `jungletb verify`.
+
+use crate::common::CmdResult;
+use clap::Args as ClapArgs;
+use jungletb_format::{Table, Tablebase, TABLE_EXTENSION};
+use jungletb_rules::Ruleset;
+use jungletb_solver::verify_material;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `verify`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Tables root directory (every rule set under it is checked), or one
+    /// rule set's directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Only print problems and the final summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Every table file under `root` (its own files and those one level down).
+pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    if !root.is_dir() {
+        return Err(format!("'{}' is not a directory", root.display()));
+    }
+    let mut files = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    if let Ok(rd) = std::fs::read_dir(root) {
+        dirs.extend(
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.is_dir()),
+        );
+    }
+    for d in dirs {
+        let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for e in rd.filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let files = table_files(&a.tables)?;
+    if files.is_empty() {
+        return Err(format!(
+            "no table files (*.{TABLE_EXTENSION}) in '{}'",
+            a.tables.display()
+        ));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = a.threads {
+        pool = pool.num_threads(t.max(1));
+    }
+    let pool = pool.build().map_err(|e| e.to_string())?;
+    let mut bad = 0usize;
+    let mut checked = 0u64;
+    // One Tablebase per (directory, rule set) so sub-tables are shared.
+    let mut bases: BTreeMap<(PathBuf, u64), Tablebase> = BTreeMap::new();
+    let start = std::time::Instant::now();
+    for path in &files {
+        let table = match Table::open_any(path) {
+            Ok(t) => t,
+            Err(e) => {
+                println!("FAIL {e}");
+                bad += 1;
+                continue;
+            }
+        };
+        let expected_name = format!("{}.{TABLE_EXTENSION}", table.header().material);
+        if path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
+            println!(
+                "FAIL {}: holds {}, so it must be named {expected_name}",
+                path.display(),
+                table.header().material
+            );
+            bad += 1;
+            continue;
+        }
+        let rules =
+            Ruleset::from_canonical_string(&table.header().ruleset).map_err(|e| e.to_string())?;
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let tb = bases
+            .entry((dir.clone(), rules.id()))
+            .or_insert_with(|| Tablebase::with_dir(dir, rules.clone()));
+        let material = table.header().material;
+        match pool.install(|| verify_material(tb, material)) {
+            Ok(r) if r.mismatches == 0 => {
+                checked += r.positions;
+                if !a.quiet {
+                    println!(
+                        "ok   {} ({} positions, {})",
+                        path.display(),
+                        r.positions,
+                        rules.label()
+                    );
+                }
+            }
+            Ok(r) => {
+                bad += 1;
+                println!(
+                    "FAIL {}: {} of {} positions disagree with their successors",
+                    path.display(),
+                    r.mismatches,
+                    r.positions
+                );
+                for (pos, stored, computed) in r.examples {
+                    println!("     {pos}: stored {stored}, successors give {computed}");
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                println!("FAIL {}: {e}", path.display());
+            }
+        }
+    }
+    println!(
+        "{} tables, {} positions checked, {} failed, {:.2} s",
+        files.len(),
+        checked,
+        bad,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
