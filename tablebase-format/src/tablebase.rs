@@ -154,7 +154,7 @@ impl Tablebase {
                 })
             })
             .collect::<Result<Vec<_>, ProbeError>>()?;
-        moves.sort_by(|a, b| b.value.cmp(&a.value));
+        moves.sort_by_key(|r| std::cmp::Reverse(r.value));
         Ok(moves)
     }
 
