@@ -200,7 +200,10 @@ impl Header {
                 part: "header",
             });
         }
-        if bytes[name_end + 4..header_len as usize].iter().any(|&b| b != 0) {
+        if bytes[name_end + 4..header_len as usize]
+            .iter()
+            .any(|&b| b != 0)
+        {
             return Err(corrupt("non-zero bytes in the header padding"));
         }
         let ruleset = std::str::from_utf8(&bytes[FIXED_LEN + 2..rs_end])

@@ -1,0 +1,140 @@
+//! Moves and un-moves are inverse: every successor lists the position among
+//! its predecessors and every predecessor lists it among its successors.
+
+use jungletb_rules::{Animal, Color, Move, Piece, Position, Ruleset, Square};
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random valid position with `white` and `black` animal masks.
+fn random_position(rng: &mut Rng, rules: &Ruleset, white: u8, black: u8) -> Position {
+    loop {
+        let side = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut pos = Position::empty(side);
+        let mut ok = true;
+        for (color, mask) in [(Color::White, white), (Color::Black, black)] {
+            for a in Animal::ALL {
+                if mask & (1 << a.index()) == 0 {
+                    continue;
+                }
+                let sq = Square::from_index(rng.below(63) as usize).unwrap();
+                if pos.piece_at(sq).is_some() {
+                    ok = false;
+                    break;
+                }
+                pos.put(Piece::new(color, a), sq);
+            }
+        }
+        if ok && pos.validate(rules).is_ok() {
+            return pos;
+        }
+    }
+}
+
+fn check(pos: &Position, rules: &Ruleset) -> usize {
+    let mut checks = 0;
+    // Successors list the position among their predecessors.
+    for mv in pos.legal_moves(rules) {
+        if pos.is_winning_move(rules, &mv) {
+            continue;
+        }
+        let child = pos.play(&mv);
+        let back = child.unmoves(rules, mv.captured);
+        assert!(
+            back.iter().any(|u| child.unplay(u) == *pos),
+            "{pos}: move {mv} leads to {child}, whose un-moves do not lead back"
+        );
+        checks += 1;
+    }
+    // Predecessors (quiet and with every possible un-capture) list it among
+    // their successors, are valid, and are not wins for the mover already.
+    let side = pos.side_to_move();
+    let mut uncaptures: Vec<Option<Animal>> = vec![None];
+    uncaptures.extend(
+        Animal::ALL
+            .iter()
+            .filter(|a| pos.square_of(Piece::new(side, **a)).is_none())
+            .map(|a| Some(*a)),
+    );
+    for un in uncaptures {
+        for u in pos.unmoves(rules, un) {
+            let before = pos.unplay(&u);
+            before
+                .validate(rules)
+                .unwrap_or_else(|e| panic!("{pos}: un-move {u} gives invalid {before}: {e}"));
+            let forward: Vec<Move> = before.legal_moves(rules).into_iter().collect();
+            assert!(
+                forward.iter().any(|m| *m == u
+                    && before.play(m) == *pos
+                    && !before.is_winning_move(rules, m)),
+                "{pos}: predecessor {before} (un-move {u}) has no move leading here"
+            );
+            checks += 1;
+        }
+    }
+    checks
+}
+
+#[test]
+fn moves_and_unmoves_agree_on_random_positions() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let all = |letters: &str| {
+        letters
+            .chars()
+            .fold(0u8, |m, c| m | 1 << Animal::from_letter(c).unwrap().index())
+    };
+    // Rats (water, captures across the edge), jumpers (blocked by rats), the
+    // Elephant (rat exception), traps, many pieces at once.
+    let materials = [
+        ("R", "R"),
+        ("E", "R"),
+        ("RE", "RE"),
+        ("LT", "R"),
+        ("L", "RT"),
+        ("RLTE", "RLTE"),
+        ("RCWDPTLE", "RCWDPTLE"),
+        ("P", "D"),
+        ("EC", "WR"),
+    ];
+    for rules in [Ruleset::standard(), Ruleset::leiden(), Ruleset::popular()] {
+        let mut checks = 0;
+        for (w, b) in materials {
+            for _ in 0..400 {
+                let pos = random_position(&mut rng, &rules, all(w), all(b));
+                checks += check(&pos, &rules);
+            }
+        }
+        assert!(checks > 10_000, "too few checks: {checks}");
+    }
+}
+
+#[test]
+fn unmoves_include_jumps_and_uncaptures() {
+    let rules = Ruleset::standard();
+    // White lion on d4 just jumped from a4 (over b4, c4), capturing a black
+    // panther on d4; Black to move now.
+    let pos: Position = "e6/7/7/7/7/3L3/7/7/7 b".parse().unwrap();
+    pos.validate(&rules).unwrap();
+    let un = pos.unmoves(&rules, Some(Animal::Panther));
+    let texts: Vec<String> = un.iter().map(|u| u.to_string()).collect();
+    assert!(texts.contains(&"a4d4".to_string()), "{texts:?}");
+    assert!(texts.contains(&"g4d4".to_string()), "{texts:?}");
+    assert!(texts.contains(&"d3d4".to_string()), "{texts:?}");
+    // The Lion cannot have captured the Elephant.
+    assert!(pos.unmoves(&rules, Some(Animal::Elephant)).is_empty());
+}
