@@ -1,0 +1,129 @@
+//! Truncated, corrupted, wrong-version, wrong-rule-set and foreign table
+//! files give typed errors, never a panic and never an answer.
+
+use crate::fixture;
+use jungletb::format::{table_dir, Table, TableError, Tablebase};
+use jungletb::indexer::Material;
+use jungletb::rules::{Position, Ruleset};
+use std::path::{Path, PathBuf};
+
+fn copy_table(name: &str) -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let src = table_dir(fixture::standard(), &Ruleset::standard()).join(format!("{name}.jtb"));
+    let bytes = std::fs::read(&src).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let dst = dir.path().join(format!("{name}.jtb"));
+    std::fs::write(&dst, &bytes).unwrap();
+    (dir, dst, bytes)
+}
+
+fn open(path: &Path, name: &str) -> Result<Table, TableError> {
+    Table::open(
+        path,
+        &Ruleset::standard(),
+        name.parse::<Material>().unwrap(),
+    )
+}
+
+#[test]
+fn a_good_copy_opens() {
+    let (_d, path, _) = copy_table("ELvR");
+    assert!(open(&path, "ELvR").is_ok());
+}
+
+#[test]
+fn truncated_and_padded_files_are_rejected() {
+    let (_d, path, bytes) = copy_table("ELvR");
+    for len in [0, 7, 8, 100, 200, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(&path, &bytes[..len]).unwrap();
+        let err = open(&path, "ELvR").unwrap_err();
+        assert!(
+            matches!(err, TableError::Truncated { .. } | TableError::NotATable(_)),
+            "length {len}: {err}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    std::fs::write(&path, &longer).unwrap();
+    assert!(matches!(
+        open(&path, "ELvR").unwrap_err(),
+        TableError::Truncated { .. }
+    ));
+}
+
+#[test]
+fn every_flipped_byte_is_detected() {
+    let (_d, path, bytes) = copy_table("EvR");
+    // Every header byte and a spread of payload bytes.
+    let positions: Vec<usize> = (0..256.min(bytes.len()))
+        .chain((256..bytes.len()).step_by(37))
+        .collect();
+    for &i in &positions {
+        let mut bad = bytes.clone();
+        bad[i] ^= 0x5A;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(
+            open(&path, "EvR").is_err(),
+            "flipping byte {i} went unnoticed"
+        );
+    }
+}
+
+#[test]
+fn wrong_version_is_named() {
+    let (_d, path, mut bytes) = copy_table("EvR");
+    bytes[8] = 99; // format version
+    std::fs::write(&path, &bytes).unwrap();
+    let err = open(&path, "EvR").unwrap_err();
+    assert!(
+        matches!(err, TableError::UnsupportedVersion { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("format version 99"));
+}
+
+#[test]
+fn wrong_rule_set_names_both() {
+    let (_d, path, _) = copy_table("EvR");
+    let err = Table::open(&path, &Ruleset::leiden(), "EvR".parse().unwrap()).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, TableError::WrongRuleset { .. }));
+    assert!(
+        text.contains("standard") && text.contains("leiden"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_table_under_the_wrong_name_is_rejected() {
+    let (_d, path, _) = copy_table("EvR");
+    let err = open(&path, "LvR").unwrap_err();
+    assert!(matches!(err, TableError::WrongMaterial { .. }), "{err}");
+}
+
+#[test]
+fn foreign_and_missing_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("EvR.jtb");
+    std::fs::write(&path, b"this is not a table file at all, just some text\n").unwrap();
+    assert!(matches!(
+        open(&path, "EvR").unwrap_err(),
+        TableError::NotATable(_)
+    ));
+    let missing = dir.path().join("LvR.jtb");
+    assert!(matches!(
+        open(&missing, "LvR").unwrap_err(),
+        TableError::Missing(_)
+    ));
+}
+
+#[test]
+fn probing_through_a_corrupt_table_is_an_error() {
+    let (d, path, mut bytes) = copy_table("EvR");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let tb = Tablebase::with_dir(d.path().to_path_buf(), Ruleset::standard());
+    let pos: Position = "7/7/7/7/7/7/7/7/E5r w".parse().unwrap();
+    let err = tb.probe(&pos).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+}

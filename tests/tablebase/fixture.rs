@@ -1,0 +1,44 @@
+//! Tables generated once per test run, shared by the tests of this binary.
+
+use jungletb::indexer::Material;
+use jungletb::rules::Ruleset;
+use jungletb::solver::{generate, GenerateOptions};
+use std::path::Path;
+use std::sync::OnceLock;
+use tempfile::TempDir;
+
+/// The 3-piece materials checked against the reference solver: with and
+/// without Rats, with jumpers, with the Elephant, written in both colour
+/// orders (non-canonical names are probed through the colour swap).
+pub const THREE_PIECE: [&str; 15] = [
+    "ELvR", "RvER", "TLvP", "LvTR", "PvDC", "WDvE", "WCvR", "EvLR", "DvER", "TRvT", "EPvD", "CvLR",
+    "RCvR", "LvLE", "CvED",
+];
+
+fn build(rules: Ruleset) -> TempDir {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut materials: Vec<Material> = Material::all(2, |_| true);
+    materials.extend(THREE_PIECE.iter().map(|s| s.parse::<Material>().unwrap()));
+    generate(&GenerateOptions {
+        root: dir.path().to_path_buf(),
+        rules,
+        max_pieces: 3,
+        materials,
+        threads: None,
+        quiet: true,
+    })
+    .expect("generation succeeds");
+    dir
+}
+
+/// The tables root for `standard` (all 2-piece and the 3-piece list).
+pub fn standard() -> &'static Path {
+    static DIR: OnceLock<TempDir> = OnceLock::new();
+    DIR.get_or_init(|| build(Ruleset::standard())).path()
+}
+
+/// The tables root for `leiden` (all 2-piece and the 3-piece list).
+pub fn leiden() -> &'static Path {
+    static DIR: OnceLock<TempDir> = OnceLock::new();
+    DIR.get_or_init(|| build(Ruleset::leiden())).path()
+}

@@ -1,0 +1,11 @@
+//! Integration tests of the whole pipeline: generated tables against an
+//! independent reference solver, the published Leiden data, symmetry,
+//! probing, and bad table files.
+
+mod bad_tables;
+mod fixture;
+mod probe_api;
+mod published;
+mod reference;
+mod reference_solver;
+mod symmetry;
