@@ -1,0 +1,308 @@
+//! End-to-end tests of the `jungletb` binary.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_jungletb"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("jungletb runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A tables root with every 2-piece table (standard), generated once.
+fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let o = run(&[
+            "generate",
+            "--max-pieces",
+            "2",
+            "--out",
+            d.path().to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        d
+    })
+    .path()
+}
+
+fn probe_json(extra: &[&str], positions: &[&str]) -> (Output, Vec<serde_json::Value>) {
+    let mut args = vec!["probe", "--json", "--tables", tables().to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(positions);
+    let o = run(&args);
+    let lines = text(&o)
+        .0
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    (o, lines)
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let o = run(&["--help"]);
+    assert!(o.status.success());
+    let (out, _) = text(&o);
+    for c in ["generate", "probe", "perft", "verify", "info", "stats"] {
+        assert!(out.contains(c), "{c} missing from --help");
+    }
+}
+
+#[test]
+fn probe_json_gives_value_distance_moves_and_line() {
+    let (o, lines) = probe_json(&[], &["7/7/7/7/7/7/7/7/Er5 w", "7/7/7/7/7/l6/7/7/L6 w"]);
+    assert!(o.status.success());
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["value"], "win");
+    assert_eq!(lines[0]["plies"], 1);
+    assert_eq!(lines[0]["best_moves"], serde_json::json!(["a1b1"]));
+    assert_eq!(lines[0]["line"], serde_json::json!(["a1b1"]));
+    assert_eq!(lines[1]["value"], "loss");
+    let plies = lines[1]["plies"].as_u64().unwrap();
+    assert_eq!(lines[1]["line"].as_array().unwrap().len() as u64, plies);
+}
+
+#[test]
+fn probe_text_draws_the_board() {
+    let o = run(&[
+        "probe",
+        "--tables",
+        tables().to_str().unwrap(),
+        "7/7/7/7/7/r6/7/7/R6 w",
+    ]);
+    assert!(o.status.success());
+    let (out, _) = text(&o);
+    assert!(out.contains("a b c d e f g"));
+    assert!(out.contains("Value: draw"));
+}
+
+#[test]
+fn batch_reports_errors_per_line_and_fails_overall() {
+    let mut child = bin()
+        .args([
+            "probe",
+            "--json",
+            "--batch",
+            "--tables",
+            tables().to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"7/7/7/7/7/7/7/7/Er5 w\nnot a position\n7/7/7/7/7/7/7/7/E5r w\n3E3/7/7/7/7/7/7/7/r6 w\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        !o.status.success(),
+        "a failed line makes the exit code non-zero"
+    );
+    let lines: Vec<serde_json::Value> = text(&o)
+        .0
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["value"], "win");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("expected 2 fields"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2]["value"].is_string());
+    assert!(lines[3]["error"].as_str().unwrap().contains("den"));
+}
+
+#[test]
+fn malformed_and_impossible_positions_fail_cleanly() {
+    for (pos, needle) in [
+        ("7/7/7/7/7/7/7/7 w", "9 ranks"),
+        ("7/7/7/7/7/7/7/7/X6 w", "unknown piece letter"),
+        ("7/7/7/7/7/7/7/7/E5r x", "'w' or 'b'"),
+        ("7/7/7/7/7/7/7/7/EE4r w", "two White Elephants"),
+        ("7/7/7/7/7/1E5/7/7/6r w", "water"),
+        ("3E3/7/7/7/7/7/7/7/6r w", "den"),
+        ("7/7/7/7/7/7/7/7/E6 w", "game over"),
+    ] {
+        let o = run(&["probe", "--tables", tables().to_str().unwrap(), pos]);
+        assert_eq!(o.status.code(), Some(1), "{pos}");
+        let (_, err) = text(&o);
+        assert!(err.contains(needle), "{pos}: {err}");
+        assert!(!err.contains("panicked"), "{pos}: {err}");
+    }
+}
+
+#[test]
+fn no_tables_and_wrong_rule_set_fail_cleanly() {
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "probe",
+        "--tables",
+        empty.path().to_str().unwrap(),
+        "7/7/7/7/7/7/7/7/Er5 w",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("no tables"));
+    let o = run(&[
+        "probe",
+        "--ruleset",
+        "leiden",
+        "--tables",
+        tables().to_str().unwrap(),
+        "7/7/7/7/7/7/7/7/Er5 w",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let (_, err) = text(&o);
+    assert!(err.contains("leiden") && err.contains("standard"), "{err}");
+    let o = run(&["probe", "--ruleset", "chess", "7/7/7/7/7/7/7/7/Er5 w"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("unknown rule set"));
+    // A 3-piece position with only 2-piece tables.
+    let o = run(&[
+        "probe",
+        "--tables",
+        tables().to_str().unwrap(),
+        "7/7/7/7/7/7/7/7/EL4r w",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("not found"));
+}
+
+#[test]
+fn perft_matches_published_counts() {
+    let o = run(&["perft", "--ruleset", "popular", "start", "--depth", "3"]);
+    assert_eq!(text(&o).0.trim(), "12240");
+    let o = run(&["perft", "--ruleset", "leiden", "start", "--depth", "4"]);
+    assert_eq!(text(&o).0.trim(), "260100");
+    let o = run(&["perft", "start", "--depth", "2", "--divide"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("total: 576"));
+    assert_eq!(out.lines().count(), 25);
+}
+
+#[test]
+fn verify_info_and_stats() {
+    let root = tables().to_str().unwrap();
+    let o = run(&["verify", "--tables", root, "--quiet"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("36 tables"));
+    let file = tables().join("standard/EvR.jtb");
+    let o = run(&["info", file.to_str().unwrap()]);
+    assert!(o.status.success());
+    let (out, _) = text(&o);
+    assert!(out.contains("material:       EvR") && out.contains("rule set:       standard"));
+    let o = run(&["stats", "--tables", root, "--json"]);
+    assert!(o.status.success());
+    let lines: Vec<serde_json::Value> = text(&o)
+        .0
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.get("material").is_some()).count(),
+        36
+    );
+    let total = lines.iter().find(|l| l.get("material").is_none()).unwrap();
+    assert_eq!(total["pieces"], 2);
+    let o = run(&["info", "/nonexistent/EvR.jtb"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn generate_keeps_valid_tables_and_sets_corrupt_ones_aside() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--out",
+        root,
+        "--material",
+        "ELvR",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let dir = d.path().join("standard");
+    let names = |dir: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&dir), ["ELvR.jtb", "EvR.jtb", "LvR.jtb"]);
+    let original = std::fs::read(dir.join("ELvR.jtb")).unwrap();
+    // Again: nothing to do.
+    let o = run(&["generate", "--out", root, "--material", "ELvR"]);
+    assert!(
+        text(&o).1.contains("0 solved now, 3 kept"),
+        "{:?}",
+        text(&o)
+    );
+    // Corrupt one: it is renamed aside (not lost) and solved again, identically.
+    let mut bad = original.clone();
+    let n = bad.len();
+    bad[n - 10] ^= 0xFF;
+    std::fs::write(dir.join("ELvR.jtb"), &bad).unwrap();
+    let o = run(&["verify", "--tables", root]);
+    assert_eq!(o.status.code(), Some(1), "verify notices the corruption");
+    let o = run(&["generate", "--out", root, "--material", "ELvR"]);
+    assert!(o.status.success());
+    assert!(text(&o).1.contains("moved to"));
+    assert_eq!(std::fs::read(dir.join("ELvR.jtb")).unwrap(), original);
+    assert_eq!(std::fs::read(dir.join("ELvR.jtb.invalid-1")).unwrap(), bad);
+    // Bad material names.
+    let o = run(&["generate", "--out", root, "--material", "XvR"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("unknown material"));
+}
+
+#[test]
+fn one_and_two_threads_write_identical_tables() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    for (d, t) in [(&a, "1"), (&b, "2")] {
+        let o = run(&[
+            "generate",
+            "--out",
+            d.path().to_str().unwrap(),
+            "--material",
+            "LTvR",
+            "--threads",
+            t,
+            "-q",
+        ]);
+        assert!(o.status.success());
+    }
+    for name in ["LTvR", "LvR", "TvR"] {
+        let f = format!("standard/{name}.jtb");
+        assert_eq!(
+            std::fs::read(a.path().join(&f)).unwrap(),
+            std::fs::read(b.path().join(&f)).unwrap(),
+            "{name}"
+        );
+    }
+}
