@@ -246,14 +246,16 @@ impl PositionIndex {
         }
         for k in 2..n {
             let set = &self.sets[k];
-            let mut taken: Vec<u64> = sq[..k]
-                .iter()
-                .map(|&e| set.rank[e as usize] as u64)
-                .collect();
+            let mut taken = [0u8; 16];
+            for (t, &e) in taken.iter_mut().zip(&sq[..k]) {
+                *t = set.rank[e as usize];
+            }
+            let taken = &mut taken[..k];
             taken.sort_unstable();
+            // The digit counts free squares; step over the occupied ones.
             let mut r = digits[k];
-            for t in taken {
-                if t <= r {
+            for &t in taken.iter() {
+                if t as u64 <= r {
                     r += 1;
                 }
             }

@@ -119,6 +119,13 @@ pub fn write_table(
         f.write_all(&header.to_bytes()).map_err(io)?;
         f.sync_all().map_err(io)?;
     }
+    #[cfg(unix)]
+    {
+        // tempfile creates files readable by the owner only; tables are data
+        // to share.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644)).map_err(io)?;
+    }
     tmp.persist(&path).map_err(|e| io(e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all(); // make the rename durable where supported
