@@ -19,3 +19,8 @@ pub use jungletb_format as format;
 pub use jungletb_indexer as indexer;
 pub use jungletb_rules as rules;
 pub use jungletb_solver as solver;
+
+/// The README's Rust example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
