@@ -174,16 +174,24 @@ impl PositionIndex {
     /// on both sides) get the same index.
     pub fn index(&self, pos: &Position) -> u64 {
         debug_assert_eq!(Material::of_position(pos), Some(self.material));
-        if self.sides == 1 && pos.side_to_move() == Color::Black {
-            return self.index(&pos.color_flip());
+        self.index_squares(&pos.raw_squares(), pos.side_to_move())
+    }
+
+    /// The index of the position given as raw squares by piece code (see
+    /// [`Position::raw_squares`]) and side to move: the allocation-free fast
+    /// path for solvers. The pieces must be exactly this material's.
+    #[inline]
+    pub fn index_squares(&self, by_code: &[u8; 16], side: Color) -> u64 {
+        if self.sides == 1 && side == Color::Black {
+            let (flipped, side) = color_flip_squares(by_code, side);
+            return self.index_squares(&flipped, side);
         }
-        let side = pos.side_to_move().index() as u64;
         let mut sq = [0u8; 16];
         for (i, p) in self.pieces.iter().enumerate() {
-            sq[i] = pos.raw_square(p.code());
+            sq[i] = by_code[p.code()];
         }
         let n = self.pieces.len();
-        side * self.placements + self.placement_index(&mut sq[..n])
+        side.index() as u64 * self.placements + self.placement_index(&mut sq[..n])
     }
 
     fn placement_index(&self, sq: &mut [u8]) -> u64 {
@@ -290,10 +298,35 @@ impl PositionIndex {
     }
 }
 
+/// The colour swap on raw squares by piece code: White and Black exchange
+/// pieces, ranks flip, the other side is to move.
+#[inline]
+pub fn color_flip_squares(by_code: &[u8; 16], side: Color) -> ([u8; 16], Color) {
+    let mut out = [NONE; 16];
+    for (code, &s) in by_code.iter().enumerate() {
+        if s != NONE {
+            out[code ^ 8] = FLIP[s as usize];
+        }
+    }
+    (out, side.opponent())
+}
+
 #[inline]
 fn sq(i: u8) -> Square {
     Square::from_index(i as usize).expect("valid square")
 }
+
+/// Square index → rank-flipped square index.
+static FLIP: [u8; Square::COUNT] = {
+    let mut t = [0u8; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let (f, r) = (i % 7, i / 7);
+        t[i] = ((8 - r) * 7 + f) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// Square index → mirrored square index.
 static MIRROR: [u8; Square::COUNT] = {

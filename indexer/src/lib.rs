@@ -23,5 +23,5 @@ mod index;
 mod material;
 
 pub use error::IndexError;
-pub use index::{PositionIndex, INDEX_SCHEME_VERSION};
+pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
 pub use material::Material;

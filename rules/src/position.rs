@@ -199,6 +199,19 @@ impl Position {
                 .any(|(p, s)| board.is_den_of(s, p.color.opponent()))
     }
 
+    /// The raw squares of all 16 pieces by [`Piece::code`] (255 = absent).
+    #[inline]
+    pub fn raw_squares(&self) -> [u8; 16] {
+        self.squares
+    }
+
+    /// True if the position is its own left–right mirror image (every piece
+    /// on file d).
+    #[inline]
+    pub fn is_mirror_symmetric(&self) -> bool {
+        self.squares.iter().all(|&s| s == EMPTY || s % 7 == 3)
+    }
+
     /// The raw square (0..63) of the piece with code `code` (see
     /// [`Piece::code`]), or 255 if absent. For hot loops.
     #[inline]

@@ -4,7 +4,7 @@ use crate::error::SolveError;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
 use jungletb_format::{Table, Tablebase};
-use jungletb_indexer::{Material, PositionIndex};
+use jungletb_indexer::{color_flip_squares, Material, PositionIndex};
 use jungletb_rules::{NoMoveRule, Piece, Position, Ruleset, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -16,6 +16,8 @@ use std::sync::Arc;
 const UNDECIDED: u16 = u16::MAX;
 /// Index slots handed to a thread at a time.
 const CHUNK: usize = 4096;
+/// Raw square of an absent piece.
+const NO_SQUARE: u8 = 0xFF;
 
 /// Figures of one solve.
 #[derive(Debug, Clone, Default)]
@@ -26,6 +28,10 @@ pub struct SolveStats {
     pub positions: u64,
     /// Highest distance level processed.
     pub levels: u16,
+    /// Time of the forward sweep (pass 1).
+    pub sweep: std::time::Duration,
+    /// Time of the level-by-level propagation (pass 2).
+    pub propagate: std::time::Duration,
 }
 
 /// Everything the passes share.
@@ -85,6 +91,7 @@ pub fn solve_material(
     };
 
     // Pass 1: forward sweep. Seeds are (level, index) of decided positions.
+    let t0 = std::time::Instant::now();
     let chunks = n.div_ceil(CHUNK);
     let seeds: Vec<Result<Vec<(u16, u32)>, SolveError>> = (0..chunks)
         .into_par_iter()
@@ -106,8 +113,10 @@ pub fn solve_material(
     // Pass 2: level by level.
     let mut stats = SolveStats {
         slots: n as u64,
+        sweep: t0.elapsed(),
         ..Default::default()
     };
+    let t1 = std::time::Instant::now();
     while let Some((d, list)) = levels.pop_first() {
         if d >= encoding::MAX_PLIES - 1 {
             return Err(SolveError::DistanceOverflow(format!(
@@ -131,6 +140,7 @@ pub fn solve_material(
         }
     }
     drop(ctx);
+    stats.propagate = t1.elapsed();
 
     // Undecided positions are draws.
     let raw = values.u16_mut();
@@ -146,7 +156,6 @@ pub fn solve_material(
 /// The forward sweep over one chunk of slots.
 fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)>, SolveError> {
     let mut seeds = Vec::new();
-    let mut children: Vec<u32> = Vec::with_capacity(32);
     for i in range {
         let Some(pos) = ctx.index.canonical_position(i as u64) else {
             ctx.value[i].store(RAW_UNUSED, Relaxed);
@@ -163,7 +172,7 @@ fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)
             }
             continue;
         }
-        children.clear();
+        let mut inside = 0usize; // quiet moves: successors in this material
         let mut best_win: Option<u16> = None; // shortest win through a capture
         let mut floor: u16 = 0;
         let mut outside_draw = false;
@@ -173,18 +182,13 @@ fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)
                 immediate = true;
                 break;
             }
-            let child = pos.play(mv);
             match mv.captured {
-                Some(animal) => {
-                    let victim = Piece::new(pos.side_to_move().opponent(), animal);
-                    let v = probe_sub(ctx, victim, &child)?;
-                    match v {
-                        Value::Loss(k) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-                        Value::Win(k) => floor = floor.max(k + 1),
-                        Value::Draw => outside_draw = true,
-                    }
-                }
-                None => children.push(ctx.index.index(&child) as u32),
+                Some(_) => match probe_capture(ctx, &pos, mv)? {
+                    Value::Loss(k) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                    Value::Win(k) => floor = floor.max(k + 1),
+                    Value::Draw => outside_draw = true,
+                },
+                None => inside += 1,
             }
         }
         if immediate {
@@ -192,9 +196,7 @@ fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)
             seeds.push((1, i as u32));
             continue;
         }
-        children.sort_unstable();
-        children.dedup();
-        let count = children.len() + outside_draw as usize;
+        let count = inside * weight(&pos) as usize + outside_draw as usize;
         ctx.count[i].store(count as u8, Relaxed);
         ctx.floor[i].store(floor, Relaxed);
         if let Some(w) = best_win {
@@ -212,17 +214,46 @@ fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)
     Ok(seeds)
 }
 
-/// The value of `child` (reached by capturing `victim`) from the smaller table.
-fn probe_sub(ctx: &Ctx, victim: Piece, child: &Position) -> Result<Value, SolveError> {
+/// The counting weight of a position: the size of its symmetry class up to
+/// a common factor (1 if it is its own mirror image, else 2).
+///
+/// Counters are not deduplicated by successor, so a move into a class and
+/// the un-moves out of it must balance: a position P counts each quiet move
+/// `weight(P)` times, and a decided successor C decrements once per un-move
+/// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
+/// because moves commute with the symmetries.
+#[inline]
+fn weight(pos: &Position) -> u8 {
+    if pos.is_mirror_symmetric() {
+        1
+    } else {
+        2
+    }
+}
+
+/// The value, from the smaller table, of the position after capture `mv`.
+fn probe_capture(
+    ctx: &Ctx,
+    pos: &Position,
+    mv: &jungletb_rules::Move,
+) -> Result<Value, SolveError> {
+    let mover = pos.side_to_move();
+    let victim = Piece::new(mover.opponent(), mv.captured.expect("a capture"));
     let (table, flip) = ctx.subs[victim.code()]
         .as_ref()
         .expect("every capturable piece has a sub-table");
-    let v = if *flip {
-        table.probe(&child.color_flip())
+    let mut sq = pos.raw_squares();
+    let moved = pos.piece_at(mv.from).expect("the mover").code();
+    sq[victim.code()] = NO_SQUARE;
+    sq[moved] = mv.to.index() as u8;
+    let side = mover.opponent();
+    let i = if *flip {
+        let (f, s) = color_flip_squares(&sq, side);
+        table.index().index_squares(&f, s)
     } else {
-        table.probe(child)
+        table.index().index_squares(&sq, side)
     };
-    Ok(v?)
+    Ok(table.value_at(i)?)
 }
 
 /// Processes position `c`, decided at level `d`: visits its predecessors.
@@ -235,18 +266,17 @@ fn expand(ctx: &Ctx, d: u16, c: u32, out: &mut Vec<(u16, u32)>) {
         .index
         .position(c as u64)
         .expect("decided positions are in range");
-    let mut preds: arrayvec::ArrayVec<u32, 32> = pos
-        .unmoves(ctx.rules, None)
-        .iter()
-        .map(|u| ctx.index.index(&pos.unplay(u)) as u32)
-        .collect();
-    preds.sort_unstable();
-    let mut last = u32::MAX;
-    for &p in &preds {
-        if p == last {
-            continue;
-        }
-        last = p;
+    let squares = pos.raw_squares();
+    let before = pos.side_to_move().opponent();
+    let unmoves = pos.unmoves(ctx.rules, None);
+    let preds = unmoves.iter().map(|u| {
+        let mut sq = squares;
+        let code = pos.piece_at(u.to).expect("the moved piece").code();
+        sq[code] = u.from.index() as u8;
+        ctx.index.index_squares(&sq, before) as u32
+    });
+    let w = weight(&pos);
+    for p in preds {
         let slot = &ctx.value[p as usize];
         match v {
             Value::Loss(_) => {
@@ -269,7 +299,7 @@ fn expand(ctx: &Ctx, d: u16, c: u32, out: &mut Vec<(u16, u32)>) {
                 }
             }
             Value::Win(_) => {
-                if ctx.count[p as usize].fetch_sub(1, Relaxed) == 1 {
+                if ctx.count[p as usize].fetch_sub(w, Relaxed) == w {
                     // Last undecided successor: a loss, unless already a win.
                     let level = (d + 1).max(ctx.floor[p as usize].load(Relaxed));
                     if slot
