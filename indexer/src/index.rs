@@ -283,6 +283,12 @@ impl PositionIndex {
     /// stored under, `None` for unused slots and out-of-range indices.
     pub fn canonical_position(&self, index: u64) -> Option<Position> {
         let pos = self.position(index)?;
+        // Only slots whose leading pair is its own mirror image can be unused
+        // (see the module docs); elsewhere decoding is exact.
+        let pair = (index % self.placements) / self.rest_size;
+        if self.pieces.len() == 2 || !self.pairs[pair as usize].2 {
+            return Some(pos);
+        }
         (self.index(&pos) == index).then_some(pos)
     }
 

@@ -102,13 +102,13 @@ impl FromStr for Square {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// Towards rank 9.
-    North,
+    North = 0,
     /// Towards rank 1.
-    South,
+    South = 1,
     /// Towards file g.
-    East,
+    East = 2,
     /// Towards file a.
-    West,
+    West = 3,
 }
 
 impl Direction {
@@ -129,6 +129,12 @@ impl Direction {
             Direction::East => (1, 0),
             Direction::West => (-1, 0),
         }
+    }
+
+    /// 0 (North) … 3 (West), the position in [`Direction::ALL`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
     }
 
     /// The opposite direction.
@@ -162,6 +168,26 @@ const TRAP_BLACK: u8 = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     flags: [u8; Square::COUNT],
+    /// Neighbour of each square in each direction (`NO_SQUARE` off the board).
+    step: [[u8; 4]; Square::COUNT],
+    /// River crossing from each square in each direction, if its neighbour
+    /// there is water.
+    jump: [[Crossing; 4]; Square::COUNT],
+}
+
+/// Raw value for "no square" in the geometry tables.
+pub(crate) const NO_SQUARE: u8 = 0xFF;
+
+/// A straight crossing of a river: the water squares passed and the land
+/// square beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Crossing {
+    /// The first land square beyond the water, `NO_SQUARE` if none.
+    pub(crate) landing: u8,
+    /// Number of water squares crossed.
+    pub(crate) len: u8,
+    /// The water squares crossed.
+    pub(crate) water: [u8; 3],
 }
 
 impl Board {
@@ -183,16 +209,65 @@ impl Board {
         for s in ["c9", "e9", "d8"] {
             flags[name(s)] |= TRAP_BLACK;
         }
-        Board { flags }
+        Board::with_terrain(flags)
     }
 
     /// The Animal Checkers board: dens only, no traps, no rivers.
     pub fn checkers() -> Board {
-        let mut b = Board::standard();
-        for f in b.flags.iter_mut() {
+        let mut flags = Board::standard().flags;
+        for f in flags.iter_mut() {
             *f &= DEN_WHITE | DEN_BLACK;
         }
+        Board::with_terrain(flags)
+    }
+
+    /// Builds the geometry tables for a terrain.
+    fn with_terrain(flags: [u8; Square::COUNT]) -> Board {
+        let none = Crossing {
+            landing: NO_SQUARE,
+            len: 0,
+            water: [NO_SQUARE; 3],
+        };
+        let mut b = Board {
+            flags,
+            step: [[NO_SQUARE; 4]; Square::COUNT],
+            jump: [[none; 4]; Square::COUNT],
+        };
+        for sq in Square::all() {
+            for dir in Direction::ALL {
+                let Some(next) = sq.step(dir) else { continue };
+                b.step[sq.index()][dir.index()] = next.index() as u8;
+                if !b.is_water(next) {
+                    continue;
+                }
+                let mut c = none;
+                let mut cur = Some(next);
+                while let Some(w) = cur.filter(|&w| b.is_water(w)) {
+                    if (c.len as usize) < c.water.len() {
+                        c.water[c.len as usize] = w.index() as u8;
+                    }
+                    c.len += 1;
+                    cur = w.step(dir);
+                }
+                if let (Some(land), true) = (cur, c.len <= 3) {
+                    c.landing = land.index() as u8;
+                    b.jump[sq.index()][dir.index()] = c;
+                }
+            }
+        }
         b
+    }
+
+    /// The neighbour of `sq` in `dir` (raw square, `NO_SQUARE` off board).
+    #[inline]
+    pub(crate) fn step_raw(&self, sq: Square, dir: Direction) -> u8 {
+        self.step[sq.index()][dir.index()]
+    }
+
+    /// The river crossing from `sq` in `dir`.
+    #[inline]
+    pub(crate) fn crossing(&self, sq: Square, dir: Direction) -> &Crossing {
+        &self.jump[sq.index()][dir.index()]
     }
 
     /// True if `sq` is water.

@@ -1,6 +1,6 @@
 //! Move generation and capture rules (RULES.md §3–§5).
 
-use crate::board::{Board, Direction, Square};
+use crate::board::{Board, Direction, Square, NO_SQUARE};
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
 use crate::ruleset::{ElephantCapturesRat, Ruleset};
@@ -41,7 +41,11 @@ pub(crate) fn destination(
     from: Square,
     dir: Direction,
 ) -> Option<Square> {
-    let next = from.step(dir)?;
+    let next = board.step_raw(from, dir);
+    if next == NO_SQUARE {
+        return None;
+    }
+    let next = Square::from_index(next as usize)?;
     let to = if board.is_water(next) {
         if rules.swims(piece.animal) {
             next
@@ -55,14 +59,16 @@ pub(crate) fn destination(
             if !allowed || board.is_water(from) {
                 return None;
             }
-            let mut sq = next;
-            while board.is_water(sq) {
-                if !pos.is_empty(sq) {
+            let c = board.crossing(from, dir);
+            if c.landing == NO_SQUARE {
+                return None;
+            }
+            for &w in &c.water[..c.len as usize] {
+                if !pos.is_empty_raw(w) {
                     return None; // a swimmer in the river blocks the jump
                 }
-                sq = sq.step(dir)?;
             }
-            sq
+            Square::from_index(c.landing as usize)?
         }
     } else {
         next

@@ -83,6 +83,12 @@ impl Position {
         self.board[sq.index()] == EMPTY
     }
 
+    /// True if the square with raw index `sq` (0..63) is empty.
+    #[inline]
+    pub(crate) fn is_empty_raw(&self, sq: u8) -> bool {
+        self.board[sq as usize] == EMPTY
+    }
+
     /// The square of `piece`, if it is on the board.
     #[inline]
     pub fn square_of(&self, piece: Piece) -> Option<Square> {

@@ -1,6 +1,6 @@
 //! Un-move generation: the predecessors of a position, for retrograde analysis.
 
-use crate::board::Direction;
+use crate::board::{Direction, Square, NO_SQUARE};
 use crate::movegen::{can_capture, destination, Move, MoveList};
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
@@ -37,13 +37,17 @@ impl Position {
             for dir in Direction::ALL {
                 // Candidate origins: the neighbour in `dir`, or for a jump the
                 // first land square beyond the river in `dir`.
-                let Some(next) = to.step(dir) else { continue };
-                let mut from = next;
-                while board.is_water(from) && !rules.swims(piece.animal) {
-                    match from.step(dir) {
-                        Some(s) => from = s,
-                        None => break,
+                let next = board.step_raw(to, dir);
+                if next == NO_SQUARE {
+                    continue;
+                }
+                let mut from = Square::from_index(next as usize).expect("valid square");
+                if board.is_water(from) && !rules.swims(piece.animal) {
+                    let c = board.crossing(to, dir);
+                    if c.landing == NO_SQUARE {
+                        continue;
                     }
+                    from = Square::from_index(c.landing as usize).expect("valid square");
                 }
                 if !self.is_empty(from) || !rules.may_stand(board, piece, from) {
                     continue;

@@ -24,6 +24,8 @@ pub struct GenerateOptions {
     pub threads: Option<usize>,
     /// No progress bars.
     pub quiet: bool,
+    /// Print a line of figures per solved table (to stderr).
+    pub verbose: bool,
 }
 
 /// The outcome for one material.
@@ -37,8 +39,12 @@ pub struct MaterialReport {
     pub positions: u64,
     /// File size.
     pub bytes: u64,
-    /// Solve time (zero when kept).
+    /// Solve time including writing (zero when kept).
     pub time: Duration,
+    /// Time of the forward sweep.
+    pub sweep: Duration,
+    /// Time of the level-by-level propagation.
+    pub propagate: Duration,
 }
 
 /// The outcome of a run.
@@ -96,6 +102,8 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
                         positions: t.header().sides.iter().map(|s| s.positions).sum(),
                         bytes: t.file_len(),
                         time: Duration::ZERO,
+                        sweep: Duration::ZERO,
+                        propagate: Duration::ZERO,
                     });
                     continue;
                 }
@@ -140,7 +148,21 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
             positions: stats.positions,
             bytes: written.bytes,
             time: t0.elapsed(),
+            sweep: stats.sweep,
+            propagate: stats.propagate,
         });
+        if opts.verbose {
+            progress.tables.suspend(|| {
+                eprintln!(
+                    "{m}: {} positions, sweep {:.3} s, propagate {:.3} s ({} levels), total {:.3} s",
+                    stats.positions,
+                    stats.sweep.as_secs_f64(),
+                    stats.propagate.as_secs_f64(),
+                    stats.levels,
+                    t0.elapsed().as_secs_f64()
+                )
+            });
+        }
         progress.tables.inc(1);
     }
     progress.finish();

@@ -12,8 +12,19 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
-/// Working value of a position not decided yet (a draw if it never is).
-const UNDECIDED: u16 = u16::MAX;
+/// Working values from here up mean "not decided yet" (a draw if it never
+/// is); the offset above it is the position's floor: 1 + the longest win
+/// among its successors outside the material (0 if none), the earliest level
+/// at which it can be a loss. Keeping the floor in the value cell saves an
+/// array and a random memory access per update.
+const UNDECIDED: u16 = 0x8000;
+/// Longest distance the working encoding can hold.
+const MAX_WORK_PLIES: u16 = UNDECIDED - 3;
+
+#[inline]
+fn is_undecided(raw: u16) -> bool {
+    raw >= UNDECIDED
+}
 /// Index slots handed to a thread at a time.
 const CHUNK: usize = 4096;
 /// Raw square of an absent piece.
@@ -43,9 +54,6 @@ struct Ctx<'a> {
     subs: Vec<Option<(Arc<Table>, bool)>>,
     value: &'a [AtomicU16],
     count: &'a [AtomicU8],
-    /// 1 + the longest win among successors outside the material (0 if none):
-    /// the earliest level at which the position can be a loss.
-    floor: &'a [AtomicU16],
 }
 
 #[inline]
@@ -80,14 +88,12 @@ pub fn solve_material(
     }
     let mut values = WorkArray::u16(work_dir, "values", n)?;
     let counts = WorkArray::u8(work_dir, "counts", n)?;
-    let floors = WorkArray::u16(work_dir, "floors", n)?;
     let ctx = Ctx {
         rules,
         index: &index,
         subs,
         value: values.atomic_u16(),
         count: counts.atomic_u8(),
-        floor: floors.atomic_u16(),
     };
 
     // Pass 1: forward sweep. Seeds are (level, index) of decided positions.
@@ -118,24 +124,37 @@ pub fn solve_material(
     };
     let t1 = std::time::Instant::now();
     while let Some((d, list)) = levels.pop_first() {
-        if d >= encoding::MAX_PLIES - 1 {
+        if d >= MAX_WORK_PLIES - 1 {
             return Err(SolveError::DistanceOverflow(format!(
-                "{material}: distances beyond {} plies",
-                encoding::MAX_PLIES
+                "{material}: distances beyond {MAX_WORK_PLIES} plies"
             )));
         }
         stats.levels = d;
-        let produced: Vec<(u16, u32)> = list
+        // Most new decisions are for the next level; losses held back by a
+        // floor go to later levels.
+        let (next, later) = list
             .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| {
-                let mut out = Vec::new();
-                for &c in chunk {
-                    expand(&ctx, d, c, &mut out);
-                }
-                out
-            })
-            .collect();
-        for (level, i) in produced {
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut next, mut later), chunk| {
+                    for &c in chunk {
+                        expand(&ctx, d, c, &mut next, &mut later);
+                    }
+                    (next, later)
+                },
+            )
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |(mut a, mut b), (c, e)| {
+                    a.extend(c);
+                    b.extend(e);
+                    (a, b)
+                },
+            );
+        if !next.is_empty() {
+            levels.entry(d + 1).or_default().extend(next);
+        }
+        for (level, i) in later {
             levels.entry(level).or_default().push(i);
         }
     }
@@ -145,7 +164,7 @@ pub fn solve_material(
     // Undecided positions are draws.
     let raw = values.u16_mut();
     raw.par_iter_mut().for_each(|v| {
-        if *v == UNDECIDED {
+        if is_undecided(*v) {
             *v = RAW_DRAW;
         }
     });
@@ -196,9 +215,13 @@ fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)
             seeds.push((1, i as u32));
             continue;
         }
+        if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_WORK_PLIES {
+            return Err(SolveError::DistanceOverflow(format!(
+                "a smaller table holds distances beyond {MAX_WORK_PLIES} plies"
+            )));
+        }
         let count = inside * weight(&pos) as usize + outside_draw as usize;
         ctx.count[i].store(count as u8, Relaxed);
-        ctx.floor[i].store(floor, Relaxed);
         if let Some(w) = best_win {
             // Tentative: a win found inside the material may be shorter.
             ctx.value[i].store(win(w), Relaxed);
@@ -208,7 +231,7 @@ fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)
             ctx.value[i].store(loss(floor), Relaxed);
             seeds.push((floor, i as u32));
         } else {
-            ctx.value[i].store(UNDECIDED, Relaxed);
+            ctx.value[i].store(UNDECIDED + floor, Relaxed);
         }
     }
     Ok(seeds)
@@ -257,7 +280,7 @@ fn probe_capture(
 }
 
 /// Processes position `c`, decided at level `d`: visits its predecessors.
-fn expand(ctx: &Ctx, d: u16, c: u32, out: &mut Vec<(u16, u32)>) {
+fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, u32)>) {
     let raw = ctx.value[c as usize].load(Relaxed);
     let Some(v) = encoding::decode(raw).filter(|v| v.plies() == Some(d)) else {
         return; // stale entry: decided at another level
@@ -284,14 +307,14 @@ fn expand(ctx: &Ctx, d: u16, c: u32, out: &mut Vec<(u16, u32)>) {
                 let target = win(d + 1);
                 let mut cur = slot.load(Relaxed);
                 loop {
-                    let improvable = cur == UNDECIDED
+                    let improvable = is_undecided(cur)
                         || matches!(encoding::decode(cur), Some(Value::Win(w)) if w > d + 1);
                     if !improvable {
                         break;
                     }
                     match slot.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
                         Ok(_) => {
-                            out.push((d + 1, p));
+                            next.push(p);
                             break;
                         }
                         Err(now) => cur = now,
@@ -301,12 +324,19 @@ fn expand(ctx: &Ctx, d: u16, c: u32, out: &mut Vec<(u16, u32)>) {
             Value::Win(_) => {
                 if ctx.count[p as usize].fetch_sub(w, Relaxed) == w {
                     // Last undecided successor: a loss, unless already a win.
-                    let level = (d + 1).max(ctx.floor[p as usize].load(Relaxed));
-                    if slot
-                        .compare_exchange(UNDECIDED, loss(level), Relaxed, Relaxed)
-                        .is_ok()
-                    {
-                        out.push((level, p));
+                    let cur = slot.load(Relaxed);
+                    if is_undecided(cur) {
+                        let level = (d + 1).max(cur - UNDECIDED);
+                        if slot
+                            .compare_exchange(cur, loss(level), Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            if level == d + 1 {
+                                next.push(p);
+                            } else {
+                                later.push((level, p));
+                            }
+                        }
                     }
                 }
             }

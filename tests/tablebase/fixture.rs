@@ -26,6 +26,7 @@ fn build(rules: Ruleset) -> TempDir {
         materials,
         threads: None,
         quiet: true,
+        verbose: false,
     })
     .expect("generation succeeds");
     dir

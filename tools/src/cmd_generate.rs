@@ -27,6 +27,9 @@ pub struct Args {
     /// No progress bars and no summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Print figures for every table solved.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -46,6 +49,7 @@ pub fn run(a: Args) -> CmdResult {
         materials,
         threads: a.threads,
         quiet: a.quiet,
+        verbose: a.verbose,
     };
     let report = generate(&opts).map_err(|e| e.to_string())?;
     if !a.quiet {
