@@ -240,30 +240,40 @@ impl PositionIndex {
         } else {
             Color::White
         };
-        let placement = index % self.placements;
-        let (pair, mut rest) = (placement / self.rest_size, placement % self.rest_size);
+        // Index sizes are below 2^32 (checked in `new`): 32-bit division is
+        // markedly cheaper than 64-bit on the machines we target.
+        let placement = (index % self.placements) as u32;
+        let rest_size = self.rest_size as u32;
+        let (pair, mut rest) = (placement / rest_size, placement % rest_size);
         let (a, b, _) = self.pairs[pair as usize];
         let n = self.pieces.len();
         let mut sq = [0u8; 16];
         sq[0] = a;
         sq[1] = b;
-        let mut digits = [0u64; 16];
+        let mut digits = [0u32; 16];
         for k in (2..n).rev() {
-            digits[k] = rest % self.ranges[k - 2];
-            rest /= self.ranges[k - 2];
+            let range = self.ranges[k - 2] as u32;
+            digits[k] = rest % range;
+            rest /= range;
         }
         for k in 2..n {
             let set = &self.sets[k];
+            // Ranks (in this piece's square set) of the squares taken so far,
+            // kept sorted by insertion: at most 15 small values.
             let mut taken = [0u8; 16];
-            for (t, &e) in taken.iter_mut().zip(&sq[..k]) {
-                *t = set.rank[e as usize];
+            for (j, &e) in sq[..k].iter().enumerate() {
+                let t = set.rank[e as usize];
+                let mut m = j;
+                while m > 0 && taken[m - 1] > t {
+                    taken[m] = taken[m - 1];
+                    m -= 1;
+                }
+                taken[m] = t;
             }
-            let taken = &mut taken[..k];
-            taken.sort_unstable();
             // The digit counts free squares; step over the occupied ones.
             let mut r = digits[k];
-            for &t in taken.iter() {
-                if t as u64 <= r {
+            for &t in &taken[..k] {
+                if t as u32 <= r {
                     r += 1;
                 }
             }

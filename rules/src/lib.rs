@@ -22,6 +22,7 @@ mod perft;
 mod piece;
 mod position;
 mod ruleset;
+mod tables;
 mod unmove;
 mod value;
 
@@ -32,4 +33,5 @@ pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};
 pub use position::Position;
 pub use ruleset::{BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
+pub use tables::MoveTables;
 pub use value::Value;

@@ -30,25 +30,24 @@ impl fmt::Display for Move {
 pub type MoveList = ArrayVec<Move, 32>;
 
 /// Where `piece` on `from` lands when it moves in `dir` (a step, a swim or a
-/// river jump), ignoring what stands on the landing square. `None` if the
-/// move is impossible.
+/// river jump), and the water squares a jump crosses (which must be empty),
+/// from the board and the rules alone. `None` if no such move exists.
 #[inline]
-pub(crate) fn destination(
-    pos: &Position,
+pub(crate) fn path<'b>(
     rules: &Ruleset,
-    board: &Board,
+    board: &'b Board,
     piece: Piece,
     from: Square,
     dir: Direction,
-) -> Option<Square> {
+) -> Option<(Square, &'b [u8])> {
     let next = board.step_raw(from, dir);
     if next == NO_SQUARE {
         return None;
     }
     let next = Square::from_index(next as usize)?;
-    let to = if board.is_water(next) {
+    let (to, crossed): (Square, &'b [u8]) = if board.is_water(next) {
         if rules.swims(piece.animal) {
-            next
+            (next, &[])
         } else {
             let axes = rules.jump_axes(piece.animal);
             let allowed = if dir.is_horizontal() {
@@ -63,15 +62,13 @@ pub(crate) fn destination(
             if c.landing == NO_SQUARE {
                 return None;
             }
-            for &w in &c.water[..c.len as usize] {
-                if !pos.is_empty_raw(w) {
-                    return None; // a swimmer in the river blocks the jump
-                }
-            }
-            Square::from_index(c.landing as usize)?
+            (
+                Square::from_index(c.landing as usize)?,
+                &c.water[..c.len as usize],
+            )
         }
     } else {
-        next
+        (next, &[])
     };
     if board.is_den_of(to, piece.color) {
         return None;
@@ -81,7 +78,23 @@ pub(crate) fn destination(
             return None;
         }
     }
-    Some(to)
+    Some((to, crossed))
+}
+
+/// Where `piece` on `from` lands when it moves in `dir` in `pos`, ignoring
+/// what stands on the landing square: [`path`] plus the rule that a swimmer
+/// in the river blocks a jump.
+#[inline]
+pub(crate) fn destination(
+    pos: &Position,
+    rules: &Ruleset,
+    board: &Board,
+    piece: Piece,
+    from: Square,
+    dir: Direction,
+) -> Option<Square> {
+    let (to, crossed) = path(rules, board, piece, from, dir)?;
+    crossed.iter().all(|&w| pos.is_empty_raw(w)).then_some(to)
 }
 
 /// May `attacker` standing on `from` capture `defender` standing on `to`?

@@ -138,3 +138,52 @@ fn unmoves_include_jumps_and_uncaptures() {
     // The Lion cannot have captured the Elephant.
     assert!(pos.unmoves(&rules, Some(Animal::Elephant)).is_empty());
 }
+
+#[test]
+fn move_tables_agree_with_the_plain_generators() {
+    use jungletb_rules::MoveTables;
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let all = |letters: &str| {
+        letters
+            .chars()
+            .fold(0u8, |m, c| m | 1 << Animal::from_letter(c).unwrap().index())
+    };
+    let mut variants = vec![Ruleset::standard(), Ruleset::leiden(), Ruleset::popular()];
+    for kv in [
+        "universal_traps=true",
+        "trap_entry_max_rank=3",
+        "jumpers=L:v,T:hv,P:h",
+        "elephant_captures_rat=never",
+        "water_rat_captures_elephant=true",
+        "tiger_outranks_lion=true",
+        "wolf_outranks_dog=true",
+    ] {
+        let mut r = Ruleset::standard();
+        r.apply_override(kv).unwrap();
+        variants.push(r);
+    }
+    let materials = [
+        ("RLTE", "RLTE"),
+        ("RCWDPTLE", "RCWDPTLE"),
+        ("LTP", "R"),
+        ("E", "RD"),
+    ];
+    for rules in &variants {
+        let tables = MoveTables::new(rules);
+        for (w, b) in materials {
+            for _ in 0..300 {
+                let pos = random_position(&mut rng, rules, all(w), all(b));
+                assert_eq!(
+                    tables.legal_moves(&pos),
+                    pos.legal_moves(rules),
+                    "{pos} under {rules}"
+                );
+                assert_eq!(
+                    tables.quiet_unmoves(&pos),
+                    pos.unmoves(rules, None),
+                    "{pos} under {rules}"
+                );
+            }
+        }
+    }
+}

@@ -1,34 +1,61 @@
 //! Solving one material by retrograde analysis (see the crate docs).
+//!
+//! Working state: one 32-bit cell per index slot, in a memory-mapped file.
+//! The high 16 bits hold the value (the table encoding of
+//! [`jungletb_format::encoding`], or "undecided + floor", see [`UNDECIDED`]),
+//! the low 8 bits the weighted count of successors inside the material not
+//! yet known to be wins for the opponent. Keeping both in one cell costs one
+//! cache miss per predecessor update instead of two.
 
 use crate::error::SolveError;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
 use jungletb_format::{Table, Tablebase};
 use jungletb_indexer::{color_flip_squares, Material, PositionIndex};
-use jungletb_rules::{NoMoveRule, Piece, Position, Ruleset, Value};
+use jungletb_rules::{Move, MoveTables, NoMoveRule, Piece, Position, Ruleset, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Working values from here up mean "not decided yet" (a draw if it never
 /// is); the offset above it is the position's floor: 1 + the longest win
 /// among its successors outside the material (0 if none), the earliest level
-/// at which it can be a loss. Keeping the floor in the value cell saves an
-/// array and a random memory access per update.
+/// at which it can be a loss.
 const UNDECIDED: u16 = 0x8000;
 /// Longest distance the working encoding can hold.
 const MAX_WORK_PLIES: u16 = UNDECIDED - 3;
-
-#[inline]
-fn is_undecided(raw: u16) -> bool {
-    raw >= UNDECIDED
-}
 /// Index slots handed to a thread at a time.
 const CHUNK: usize = 4096;
 /// Raw square of an absent piece.
 const NO_SQUARE: u8 = 0xFF;
+
+#[inline]
+fn is_undecided(value: u16) -> bool {
+    value >= UNDECIDED
+}
+#[inline]
+fn win(n: u16) -> u16 {
+    encoding::encode(Value::Win(n)).expect("checked level")
+}
+#[inline]
+fn loss(n: u16) -> u16 {
+    encoding::encode(Value::Loss(n)).expect("checked level")
+}
+#[inline]
+fn cell(value: u16, count: u8) -> u32 {
+    (value as u32) << 16 | count as u32
+}
+#[inline]
+fn value_of(cell: u32) -> u16 {
+    (cell >> 16) as u16
+}
+#[inline]
+fn with_value(cell: u32, value: u16) -> u32 {
+    (value as u32) << 16 | (cell & 0xFFFF)
+}
 
 /// Figures of one solve.
 #[derive(Debug, Clone, Default)]
@@ -40,29 +67,20 @@ pub struct SolveStats {
     /// Highest distance level processed.
     pub levels: u16,
     /// Time of the forward sweep (pass 1).
-    pub sweep: std::time::Duration,
+    pub sweep: Duration,
     /// Time of the level-by-level propagation (pass 2).
-    pub propagate: std::time::Duration,
+    pub propagate: Duration,
 }
 
 /// Everything the passes share.
 struct Ctx<'a> {
     rules: &'a Ruleset,
+    tables: MoveTables,
     index: &'a PositionIndex,
     /// By captured piece code: the table of the material after that capture
     /// and whether positions must be colour-flipped to probe it.
     subs: Vec<Option<(Arc<Table>, bool)>>,
-    value: &'a [AtomicU16],
-    count: &'a [AtomicU8],
-}
-
-#[inline]
-fn win(n: u16) -> u16 {
-    encoding::encode(Value::Win(n)).expect("checked level")
-}
-#[inline]
-fn loss(n: u16) -> u16 {
-    encoding::encode(Value::Loss(n)).expect("checked level")
+    cells: &'a [AtomicU32],
 }
 
 /// Solves canonical `material` under `rules`, reading its sub-materials from
@@ -86,25 +104,23 @@ pub fn solve_material(
             subs[p.code()] = Some((subtables.table(canonical)?, flip));
         }
     }
-    let mut values = WorkArray::u16(work_dir, "values", n)?;
-    let counts = WorkArray::u8(work_dir, "counts", n)?;
+    let mut cells = WorkArray::u32(work_dir, "cells", n)?;
     let ctx = Ctx {
         rules,
+        tables: MoveTables::new(rules),
         index: &index,
         subs,
-        value: values.atomic_u16(),
-        count: counts.atomic_u8(),
+        cells: cells.atomic_u32(),
     };
 
     // Pass 1: forward sweep. Seeds are (level, index) of decided positions.
-    let t0 = std::time::Instant::now();
-    let chunks = n.div_ceil(CHUNK);
-    let seeds: Vec<Result<Vec<(u16, u32)>, SolveError>> = (0..chunks)
+    let t0 = Instant::now();
+    let seeds: Vec<Result<Vec<(u16, u32)>, SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(n);
             let len = range.len() as u64;
-            let out = init_chunk(&ctx, range);
+            let out = sweep_chunk(&ctx, range);
             on_progress(len);
             out
         })
@@ -115,14 +131,14 @@ pub fn solve_material(
             levels.entry(level).or_default().push(i);
         }
     }
-
-    // Pass 2: level by level.
     let mut stats = SolveStats {
         slots: n as u64,
         sweep: t0.elapsed(),
         ..Default::default()
     };
-    let t1 = std::time::Instant::now();
+
+    // Pass 2: level by level, each decided position visits its predecessors.
+    let t1 = Instant::now();
     while let Some((d, list)) = levels.pop_first() {
         if d >= MAX_WORK_PLIES - 1 {
             return Err(SolveError::DistanceOverflow(format!(
@@ -162,77 +178,79 @@ pub fn solve_material(
     stats.propagate = t1.elapsed();
 
     // Undecided positions are draws.
-    let raw = values.u16_mut();
-    raw.par_iter_mut().for_each(|v| {
-        if is_undecided(*v) {
-            *v = RAW_DRAW;
-        }
-    });
+    let raw: Vec<u16> = cells
+        .u32_mut()
+        .par_iter()
+        .map(|&c| match value_of(c) {
+            v if is_undecided(v) => RAW_DRAW,
+            v => v,
+        })
+        .collect();
     stats.positions = raw.par_iter().filter(|&&v| v != RAW_UNUSED).count() as u64;
-    Ok((raw.to_vec(), stats))
+    Ok((raw, stats))
 }
 
-/// The forward sweep over one chunk of slots.
-fn init_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)>, SolveError> {
+/// The forward sweep over one chunk of slots: counts each position's moves
+/// inside the material and resolves the others.
+fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)>, SolveError> {
     let mut seeds = Vec::new();
     for i in range {
         let Some(pos) = ctx.index.canonical_position(i as u64) else {
-            ctx.value[i].store(RAW_UNUSED, Relaxed);
+            ctx.cells[i].store(cell(RAW_UNUSED, 0), Relaxed);
             continue;
         };
-        let moves = pos.legal_moves(ctx.rules);
+        let moves = ctx.tables.legal_moves(&pos);
         if moves.is_empty() {
-            match ctx.rules.no_move {
+            let value = match ctx.rules.no_move {
                 NoMoveRule::Loss => {
-                    ctx.value[i].store(loss(0), Relaxed);
                     seeds.push((0, i as u32));
+                    loss(0)
                 }
-                NoMoveRule::Draw => ctx.value[i].store(RAW_DRAW, Relaxed),
-            }
+                NoMoveRule::Draw => RAW_DRAW,
+            };
+            ctx.cells[i].store(cell(value, 0), Relaxed);
             continue;
         }
         let mut inside = 0usize; // quiet moves: successors in this material
+        let mut immediate = false; // a move that ends the game at once
         let mut best_win: Option<u16> = None; // shortest win through a capture
         let mut floor: u16 = 0;
         let mut outside_draw = false;
-        let mut immediate = false;
         for mv in &moves {
             if pos.is_winning_move(ctx.rules, mv) {
                 immediate = true;
-                break;
-            }
-            match mv.captured {
-                Some(_) => match probe_capture(ctx, &pos, mv)? {
+            } else if mv.captured.is_none() {
+                inside += 1;
+            } else if !immediate {
+                match probe_capture(ctx, &pos, mv)? {
                     Value::Loss(k) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
                     Value::Win(k) => floor = floor.max(k + 1),
                     Value::Draw => outside_draw = true,
-                },
-                None => inside += 1,
+                }
             }
-        }
-        if immediate {
-            ctx.value[i].store(win(1), Relaxed);
-            seeds.push((1, i as u32));
-            continue;
         }
         if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_WORK_PLIES {
             return Err(SolveError::DistanceOverflow(format!(
                 "a smaller table holds distances beyond {MAX_WORK_PLIES} plies"
             )));
         }
-        let count = inside * weight(&pos) as usize + outside_draw as usize;
-        ctx.count[i].store(count as u8, Relaxed);
-        if let Some(w) = best_win {
+        // Every position stores its true count, so decrements never underflow.
+        let count = (inside * weight(&pos) as usize + outside_draw as usize) as u8;
+        let value = if immediate {
+            seeds.push((1, i as u32));
+            win(1)
+        } else if let Some(w) = best_win {
             // Tentative: a win found inside the material may be shorter.
-            ctx.value[i].store(win(w), Relaxed);
             seeds.push((w, i as u32));
+            win(w)
         } else if count == 0 {
-            // Every move is a capture into a lost-for-us smaller table.
-            ctx.value[i].store(loss(floor), Relaxed);
+            // Every move is a capture into a smaller table lost for us.
             seeds.push((floor, i as u32));
+            loss(floor)
         } else {
-            ctx.value[i].store(UNDECIDED + floor, Relaxed);
-        }
+            UNDECIDED + floor
+        };
+        ctx.cells[i].store(cell(value, count), Relaxed);
     }
     Ok(seeds)
 }
@@ -255,11 +273,7 @@ fn weight(pos: &Position) -> u8 {
 }
 
 /// The value, from the smaller table, of the position after capture `mv`.
-fn probe_capture(
-    ctx: &Ctx,
-    pos: &Position,
-    mv: &jungletb_rules::Move,
-) -> Result<Value, SolveError> {
+fn probe_capture(ctx: &Ctx, pos: &Position, mv: &Move) -> Result<Value, SolveError> {
     let mover = pos.side_to_move();
     let victim = Piece::new(mover.opponent(), mv.captured.expect("a capture"));
     let (table, flip) = ctx.subs[victim.code()]
@@ -280,9 +294,10 @@ fn probe_capture(
 }
 
 /// Processes position `c`, decided at level `d`: visits its predecessors.
+/// New decisions for level `d + 1` go to `next`, later ones to `later`.
 fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, u32)>) {
-    let raw = ctx.value[c as usize].load(Relaxed);
-    let Some(v) = encoding::decode(raw).filter(|v| v.plies() == Some(d)) else {
+    let value = value_of(ctx.cells[c as usize].load(Relaxed));
+    let Some(v) = encoding::decode(value).filter(|v| v.plies() == Some(d)) else {
         return; // stale entry: decided at another level
     };
     let pos = ctx
@@ -291,28 +306,27 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
         .expect("decided positions are in range");
     let squares = pos.raw_squares();
     let before = pos.side_to_move().opponent();
-    let unmoves = pos.unmoves(ctx.rules, None);
-    let preds = unmoves.iter().map(|u| {
-        let mut sq = squares;
-        let code = pos.piece_at(u.to).expect("the moved piece").code();
-        sq[code] = u.from.index() as u8;
-        ctx.index.index_squares(&sq, before) as u32
-    });
     let w = weight(&pos);
-    for p in preds {
-        let slot = &ctx.value[p as usize];
+    for u in ctx.tables.quiet_unmoves(&pos) {
+        let mut sq = squares;
+        let moved = pos.piece_at(u.to).expect("the moved piece").code();
+        sq[moved] = u.from.index() as u8;
+        let p = ctx.index.index_squares(&sq, before) as u32;
+        let slot = &ctx.cells[p as usize];
         match v {
             Value::Loss(_) => {
                 // The predecessor wins in d + 1 unless it already wins sooner.
                 let target = win(d + 1);
                 let mut cur = slot.load(Relaxed);
                 loop {
-                    let improvable = is_undecided(cur)
-                        || matches!(encoding::decode(cur), Some(Value::Win(w)) if w > d + 1);
+                    let old = value_of(cur);
+                    let improvable = is_undecided(old)
+                        || matches!(encoding::decode(old), Some(Value::Win(k)) if k > d + 1);
                     if !improvable {
                         break;
                     }
-                    match slot.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
+                    match slot.compare_exchange_weak(cur, with_value(cur, target), Relaxed, Relaxed)
+                    {
                         Ok(_) => {
                             next.push(p);
                             break;
@@ -322,21 +336,39 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
                 }
             }
             Value::Win(_) => {
-                if ctx.count[p as usize].fetch_sub(w, Relaxed) == w {
-                    // Last undecided successor: a loss, unless already a win.
-                    let cur = slot.load(Relaxed);
-                    if is_undecided(cur) {
-                        let level = (d + 1).max(cur - UNDECIDED);
-                        if slot
-                            .compare_exchange(cur, loss(level), Relaxed, Relaxed)
-                            .is_ok()
-                        {
+                // A decided predecessor's count no longer matters: skip the
+                // write, which keeps the cache line shared between cores.
+                if !is_undecided(value_of(slot.load(Relaxed))) {
+                    continue;
+                }
+                let before_sub = slot.fetch_sub(w as u32, Relaxed);
+                if before_sub & 0xFF != w as u32 {
+                    continue;
+                }
+                // That was the last undecided successor: a loss, unless the
+                // position is a win already.
+                let mut cur = before_sub - w as u32;
+                loop {
+                    let old = value_of(cur);
+                    if !is_undecided(old) {
+                        break;
+                    }
+                    let level = (d + 1).max(old - UNDECIDED);
+                    match slot.compare_exchange_weak(
+                        cur,
+                        with_value(cur, loss(level)),
+                        Relaxed,
+                        Relaxed,
+                    ) {
+                        Ok(_) => {
                             if level == d + 1 {
                                 next.push(p);
                             } else {
                                 later.push((level, p));
                             }
+                            break;
                         }
+                        Err(now) => cur = now,
                     }
                 }
             }

@@ -9,7 +9,7 @@ use crate::error::SolveError;
 use memmap2::MmapMut;
 use std::fs::OpenOptions;
 use std::path::Path;
-use std::sync::atomic::{AtomicU16, AtomicU8};
+use std::sync::atomic::AtomicU32;
 
 /// A zero-initialised array of `len` elements of `width` bytes in a mapped file.
 pub(crate) struct WorkArray {
@@ -36,37 +36,25 @@ impl WorkArray {
         Ok(WorkArray { map, len })
     }
 
-    /// A new array of `len` 16-bit cells.
-    pub(crate) fn u16(dir: &Path, name: &str, len: usize) -> Result<WorkArray, SolveError> {
-        Self::create(dir, name, len, 2)
-    }
-
-    /// A new array of `len` 8-bit cells.
-    pub(crate) fn u8(dir: &Path, name: &str, len: usize) -> Result<WorkArray, SolveError> {
-        Self::create(dir, name, len, 1)
+    /// A new array of `len` 32-bit cells.
+    pub(crate) fn u32(dir: &Path, name: &str, len: usize) -> Result<WorkArray, SolveError> {
+        Self::create(dir, name, len, 4)
     }
 
     /// The cells as atomics, for shared updates from many threads.
-    pub(crate) fn atomic_u16(&self) -> &[AtomicU16] {
-        assert!(self.map.len() >= self.len * 2);
-        // SAFETY: the map is page-aligned (so 2-byte aligned), at least
-        // `len * 2` bytes long, and `AtomicU16` has the size and alignment of
-        // `u16`; all access through this slice is atomic.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU16, self.len) }
-    }
-
-    /// The cells as atomics, for shared updates from many threads.
-    pub(crate) fn atomic_u8(&self) -> &[AtomicU8] {
-        assert!(self.map.len() >= self.len);
-        // SAFETY: as for `atomic_u16`, with 1-byte cells.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU8, self.len) }
+    pub(crate) fn atomic_u32(&self) -> &[AtomicU32] {
+        assert!(self.map.len() >= self.len * 4);
+        // SAFETY: the map is page-aligned (so 4-byte aligned), at least
+        // `len * 4` bytes long, and `AtomicU32` has the size and alignment of
+        // `u32`; all access through this slice is atomic.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU32, self.len) }
     }
 
     /// The cells as plain values; exclusive access, so no atomics needed.
-    pub(crate) fn u16_mut(&mut self) -> &mut [u16] {
-        assert!(self.map.len() >= self.len * 2);
+    pub(crate) fn u32_mut(&mut self) -> &mut [u32] {
+        assert!(self.map.len() >= self.len * 4);
         // SAFETY: page-aligned, long enough, and `&mut self` rules out any
         // other reference to the cells.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u16, self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u32, self.len) }
     }
 }
