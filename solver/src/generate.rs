@@ -71,6 +71,12 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
         .map_err(|e| SolveError::Invalid(e.to_string()))?;
     let dir = table_dir(&opts.root, rules);
     std::fs::create_dir_all(&dir).map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
+    // One generator per directory at a time; then whatever a killed run left
+    // behind (working directories, unfinished temporary tables) is ours to
+    // clear. Complete tables are only ever created by an atomic rename, so
+    // nothing partial carries a table's name.
+    let _lock = lock_dir(&dir)?;
+    remove_leftovers(&dir, opts.quiet)?;
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| rules.animal_allowed(a))
     } else {
@@ -172,6 +178,53 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
         moved_aside,
         elapsed: start.elapsed(),
     })
+}
+
+/// Takes the directory's generator lock (released when the file closes,
+/// including when the process dies).
+fn lock_dir(dir: &Path) -> Result<std::fs::File, SolveError> {
+    let path = dir.join(".jungletb.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(SolveError::Io(format!(
+            "another `jungletb generate` is writing to {} (lock {})",
+            dir.display(),
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(SolveError::Io(format!("{}: {e}", path.display())))
+        }
+    }
+}
+
+/// Removes working directories (`.work-*`) and unfinished temporary tables
+/// (`.*.tmp`) left by an interrupted run.
+fn remove_leftovers(dir: &Path, quiet: bool) -> Result<(), SolveError> {
+    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", dir.display()));
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let removed = if name.starts_with(".work-") && path.is_dir() {
+            std::fs::remove_dir_all(&path).map_err(io)?;
+            true
+        } else if name.starts_with('.') && name.ends_with(".tmp") && path.is_file() {
+            std::fs::remove_file(&path).map_err(io)?;
+            true
+        } else {
+            false
+        };
+        if removed && !quiet {
+            eprintln!("removed {} left by an interrupted run", path.display());
+        }
+    }
+    Ok(())
 }
 
 /// A free name beside `path` for an invalid table: `ELvR.jtb.invalid-N`.

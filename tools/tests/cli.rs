@@ -249,6 +249,7 @@ fn generate_keeps_valid_tables_and_sets_corrupt_ones_aside() {
         let mut v: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
             .collect();
         v.sort();
         v
