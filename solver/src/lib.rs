@@ -22,10 +22,13 @@ mod error;
 mod generate;
 mod progress;
 mod solve;
+mod subtables;
+mod sweep;
 mod verify;
 mod work;
 
 pub use error::SolveError;
 pub use generate::{generate, GenerateOptions, GenerateReport, MaterialReport};
 pub use solve::{solve_material, SolveStats};
+pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, VerifyReport};

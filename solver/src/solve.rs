@@ -10,14 +10,14 @@
 use crate::error::SolveError;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
-use jungletb_format::{Table, Tablebase};
-use jungletb_indexer::{color_flip_squares, Material, PositionIndex};
-use jungletb_rules::{Move, MoveTables, NoMoveRule, Piece, Position, Ruleset, Value};
+use crate::subtables::SubTables;
+use jungletb_format::Tablebase;
+use jungletb_indexer::{Material, PositionIndex};
+use jungletb_rules::{MoveTables, NoMoveRule, Position, Ruleset, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Working values from here up mean "not decided yet" (a draw if it never
@@ -29,8 +29,6 @@ const UNDECIDED: u16 = 0x8000;
 const MAX_WORK_PLIES: u16 = UNDECIDED - 3;
 /// Index slots handed to a thread at a time.
 const CHUNK: usize = 4096;
-/// Raw square of an absent piece.
-const NO_SQUARE: u8 = 0xFF;
 
 #[inline]
 fn is_undecided(value: u16) -> bool {
@@ -77,9 +75,8 @@ struct Ctx<'a> {
     rules: &'a Ruleset,
     tables: MoveTables,
     index: &'a PositionIndex,
-    /// By captured piece code: the table of the material after that capture
-    /// and whether positions must be colour-flipped to probe it.
-    subs: Vec<Option<(Arc<Table>, bool)>>,
+    /// The tables captures lead into.
+    subs: SubTables,
     cells: &'a [AtomicU32],
 }
 
@@ -97,13 +94,7 @@ pub fn solve_material(
     let index =
         PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
     let n = index.size() as usize;
-    let mut subs: Vec<Option<(Arc<Table>, bool)>> = vec![None; 16];
-    for p in material.pieces() {
-        if let Some(m) = material.without(p) {
-            let (canonical, flip) = m.canonical();
-            subs[p.code()] = Some((subtables.table(canonical)?, flip));
-        }
-    }
+    let subs = SubTables::open(material, subtables)?;
     let mut cells = WorkArray::u32(work_dir, "cells", n)?;
     let ctx = Ctx {
         rules,
@@ -222,7 +213,7 @@ fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32
             } else if mv.captured.is_none() {
                 inside += 1;
             } else if !immediate {
-                match probe_capture(ctx, &pos, mv)? {
+                match ctx.subs.value_after(&pos, mv)? {
                     Value::Loss(k) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
                     Value::Win(k) => floor = floor.max(k + 1),
                     Value::Draw => outside_draw = true,
@@ -270,27 +261,6 @@ fn weight(pos: &Position) -> u8 {
     } else {
         2
     }
-}
-
-/// The value, from the smaller table, of the position after capture `mv`.
-fn probe_capture(ctx: &Ctx, pos: &Position, mv: &Move) -> Result<Value, SolveError> {
-    let mover = pos.side_to_move();
-    let victim = Piece::new(mover.opponent(), mv.captured.expect("a capture"));
-    let (table, flip) = ctx.subs[victim.code()]
-        .as_ref()
-        .expect("every capturable piece has a sub-table");
-    let mut sq = pos.raw_squares();
-    let moved = pos.piece_at(mv.from).expect("the mover").code();
-    sq[victim.code()] = NO_SQUARE;
-    sq[moved] = mv.to.index() as u8;
-    let side = mover.opponent();
-    let i = if *flip {
-        let (f, s) = color_flip_squares(&sq, side);
-        table.index().index_squares(&f, s)
-    } else {
-        table.index().index_squares(&sq, side)
-    };
-    Ok(table.value_at(i)?)
 }
 
 /// Processes position `c`, decided at level `d`: visits its predecessors.

@@ -1,0 +1,107 @@
+//! Generation benchmark: a fixed, representative subset of 4-piece
+//! materials, solved with 1 and with 2 threads in the same run, against a
+//! plain forward sweep of the same materials.
+//!
+//! `cargo bench --bench generate` prints: positions, solve and sweep times,
+//! positions per second per thread, the 2-vs-1-thread speed-up, the solve /
+//! sweep ratio, peak memory and bytes per position on disk. Each timing is
+//! the best of `ROUNDS` rounds (this machine's timings are noisy), with the
+//! thread counts interleaved so both see the same conditions.
+
+use jungletb::format::{table_dir, write_table, Tablebase};
+use jungletb::indexer::{Material, PositionIndex};
+use jungletb::rules::Ruleset;
+use jungletb::solver::{forward_sweep, generate, solve_material, GenerateOptions};
+use std::time::{Duration, Instant};
+
+/// With and without Rats (water, captures across the river's edge),
+/// jumpers blocked by Rats, the Elephant, traps, a material equal on both
+/// sides (White to move only).
+const SUBSET: [&str; 6] = ["ELvTR", "LTvRP", "ERvDC", "TRvTR", "WDvCP", "LRvE"];
+const ROUNDS: usize = 2;
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<f64>().ok()))
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+}
+
+fn main() {
+    let rules = Ruleset::standard();
+    let materials: Vec<Material> = SUBSET.iter().map(|s| s.parse::<Material>().unwrap().canonical().0).collect();
+    let root = tempfile::tempdir().unwrap();
+    // The smaller tables the subset captures into (not timed).
+    let deps: Vec<Material> = materials.iter().flat_map(|m| m.sub_materials()).collect();
+    generate(&GenerateOptions {
+        root: root.path().to_path_buf(),
+        rules: rules.clone(),
+        max_pieces: 3,
+        materials: deps,
+        threads: None,
+        quiet: true,
+        verbose: false,
+    })
+    .unwrap();
+    let dir = table_dir(root.path(), &rules);
+    let tb = Tablebase::with_dir(dir.clone(), rules.clone());
+    let work = tempfile::tempdir_in(&dir).unwrap();
+
+    let mut best_solve = [Duration::MAX; 3];
+    let mut best_sweep = [Duration::MAX; 3];
+    let mut positions = 0u64;
+    let mut bytes = 0u64;
+    let mut successors = 0u64;
+    for round in 0..ROUNDS {
+        for threads in [1usize, 2] {
+            let p = pool(threads);
+            let t = Instant::now();
+            let mut pos_count = 0;
+            for &m in &materials {
+                let (raw, stats) = p.install(|| solve_material(m, &rules, &tb, work.path(), &|_| {})).unwrap();
+                pos_count += stats.positions;
+                if round == 0 && threads == 2 {
+                    let index = PositionIndex::new(m, &rules).unwrap();
+                    bytes += write_table(work.path(), &rules, &index, &raw).unwrap().bytes;
+                }
+            }
+            best_solve[threads] = best_solve[threads].min(t.elapsed());
+            positions = pos_count;
+            let t = Instant::now();
+            let mut succ = 0;
+            for &m in &materials {
+                succ += p.install(|| forward_sweep(m, &rules, &tb)).unwrap().successors;
+            }
+            best_sweep[threads] = best_sweep[threads].min(t.elapsed());
+            successors = succ;
+        }
+    }
+    let secs = |d: Duration| d.as_secs_f64();
+    println!("jungletb generation benchmark ({} rounds, best of each)", ROUNDS);
+    println!("materials: {}", SUBSET.join(" "));
+    println!("positions: {positions} ({successors} successors per sweep)");
+    for t in [1, 2] {
+        println!(
+            "{t} thread(s): solve {:.3} s ({:.2} M positions/s/thread), forward sweep {:.3} s, solve/sweep {:.2}",
+            secs(best_solve[t]),
+            positions as f64 / secs(best_solve[t]) / t as f64 / 1e6,
+            secs(best_sweep[t]),
+            secs(best_solve[t]) / secs(best_sweep[t]),
+        );
+    }
+    println!(
+        "speed-up 2 vs 1 thread: solve {:.2}x, sweep {:.2}x",
+        secs(best_solve[1]) / secs(best_solve[2]),
+        secs(best_sweep[1]) / secs(best_sweep[2])
+    );
+    println!("bytes on disk: {bytes} ({:.3} bytes/position)", bytes as f64 / positions as f64);
+    println!("peak resident memory: {:.1} MB", peak_rss_mb());
+}
