@@ -24,20 +24,28 @@ fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|k| k.parse::<f64>().ok())
+            })
         })
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
 }
 
 fn main() {
     let rules = Ruleset::standard();
-    let materials: Vec<Material> = SUBSET.iter().map(|s| s.parse::<Material>().unwrap().canonical().0).collect();
+    let materials: Vec<Material> = SUBSET
+        .iter()
+        .map(|s| s.parse::<Material>().unwrap().canonical().0)
+        .collect();
     let root = tempfile::tempdir().unwrap();
     // The smaller tables the subset captures into (not timed).
     let deps: Vec<Material> = materials.iter().flat_map(|m| m.sub_materials()).collect();
@@ -66,11 +74,15 @@ fn main() {
             let t = Instant::now();
             let mut pos_count = 0;
             for &m in &materials {
-                let (raw, stats) = p.install(|| solve_material(m, &rules, &tb, work.path(), &|_| {})).unwrap();
+                let (raw, stats) = p
+                    .install(|| solve_material(m, &rules, &tb, work.path(), &|_| {}))
+                    .unwrap();
                 pos_count += stats.positions;
                 if round == 0 && threads == 2 {
                     let index = PositionIndex::new(m, &rules).unwrap();
-                    bytes += write_table(work.path(), &rules, &index, &raw).unwrap().bytes;
+                    bytes += write_table(work.path(), &rules, &index, &raw)
+                        .unwrap()
+                        .bytes;
                 }
             }
             best_solve[threads] = best_solve[threads].min(t.elapsed());
@@ -78,14 +90,20 @@ fn main() {
             let t = Instant::now();
             let mut succ = 0;
             for &m in &materials {
-                succ += p.install(|| forward_sweep(m, &rules, &tb)).unwrap().successors;
+                succ += p
+                    .install(|| forward_sweep(m, &rules, &tb))
+                    .unwrap()
+                    .successors;
             }
             best_sweep[threads] = best_sweep[threads].min(t.elapsed());
             successors = succ;
         }
     }
     let secs = |d: Duration| d.as_secs_f64();
-    println!("jungletb generation benchmark ({} rounds, best of each)", ROUNDS);
+    println!(
+        "jungletb generation benchmark ({} rounds, best of each)",
+        ROUNDS
+    );
     println!("materials: {}", SUBSET.join(" "));
     println!("positions: {positions} ({successors} successors per sweep)");
     for t in [1, 2] {
@@ -102,6 +120,9 @@ fn main() {
         secs(best_solve[1]) / secs(best_solve[2]),
         secs(best_sweep[1]) / secs(best_sweep[2])
     );
-    println!("bytes on disk: {bytes} ({:.3} bytes/position)", bytes as f64 / positions as f64);
+    println!(
+        "bytes on disk: {bytes} ({:.3} bytes/position)",
+        bytes as f64 / positions as f64
+    );
     println!("peak resident memory: {:.1} MB", peak_rss_mb());
 }

@@ -8,9 +8,9 @@
 //! cache miss per predecessor update instead of two.
 
 use crate::error::SolveError;
+use crate::subtables::SubTables;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
-use crate::subtables::SubTables;
 use jungletb_format::Tablebase;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{MoveTables, NoMoveRule, Position, Ruleset, Value};

@@ -27,9 +27,14 @@ pub struct SweepStats {
 /// smaller table a capture leads to. No retrograde analysis can do less
 /// than this, so `solve time / sweep time` measures the solver's overhead.
 /// Runs on the current rayon pool.
-pub fn forward_sweep(material: Material, rules: &Ruleset, subtables: &Tablebase) -> Result<SweepStats, SolveError> {
+pub fn forward_sweep(
+    material: Material,
+    rules: &Ruleset,
+    subtables: &Tablebase,
+) -> Result<SweepStats, SolveError> {
     let start = Instant::now();
-    let index = PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+    let index =
+        PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
     let subs = SubTables::open(material, subtables)?;
     let tables = MoveTables::new(rules);
     let n = index.size();

@@ -143,7 +143,8 @@ fn leiden_two_piece_totals_over_the_published_pairs() {
     for (w, b) in &pairs {
         let wa = Animal::from_index(w.parse::<f64>().unwrap() as usize).unwrap();
         let ba = Animal::from_index(b.parse::<f64>().unwrap() as usize).unwrap();
-        for pos in crate::reference_solver::all_positions(1 << wa.index(), 1 << ba.index(), &rules)
+        for pos in
+            crate::reference_solver::Reference::positions(1 << wa.index(), 1 << ba.index(), &rules)
         {
             if pos.side_to_move() == Color::White {
                 counts["wbd".find(class_of(tb.probe(&pos).unwrap())).unwrap()] += 1;

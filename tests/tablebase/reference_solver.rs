@@ -1,27 +1,26 @@
 //! A reference solver written only for tests: plain and obviously correct,
 //! sharing nothing with the fast solver beyond the `rules` crate.
 //!
-//! It builds the explicit game graph of every placement (no symmetry, both
-//! sides to move) and runs synchronous forward value iteration: in round k a
+//! Positions are stored densely by a naive key (each piece's square as a
+//! base-63 digit, then the side to move): no symmetry, no clever index.
+//! Values come from synchronous forward value iteration: in round k a
 //! position is a win in k if a successor was decided a loss in k − 1, and a
 //! loss in k if every successor is a decided win, the longest being k − 1.
-//! Positions never decided are draws.
+//! Positions never decided are draws. Successors are regenerated every
+//! round with the plain move generator (`Position::legal_moves`).
 
-use jungletb_rules::{Animal, Color, Piece, Position, Ruleset, Square, Value};
+use jungletb::rules::{Animal, Color, Piece, Position, Ruleset, Square, Value};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// A collision-free key: the square (+1) of each of the 16 pieces in its own
-/// 6-bit field, and the side to move.
-pub fn key(pos: &Position) -> u128 {
-    let mut k = pos.side_to_move().index() as u128;
-    for (p, s) in pos.pieces() {
-        k |= (s.index() as u128 + 1) << (1 + 6 * p.code());
-    }
-    k
+/// The solved positions of one material.
+struct Solved {
+    pieces: Vec<Piece>,
+    /// By naive key; `None` for keys that are not valid positions.
+    values: Vec<Option<Value>>,
 }
 
-/// Every valid position with these animal masks, both sides to move.
-pub fn all_positions(white: u8, black: u8, rules: &Ruleset) -> Vec<Position> {
+fn pieces_of(white: u8, black: u8) -> Vec<Piece> {
     let mut pieces = Vec::new();
     for (color, mask) in [(Color::White, white), (Color::Black, black)] {
         for a in Animal::ALL {
@@ -30,146 +29,145 @@ pub fn all_positions(white: u8, black: u8, rules: &Ruleset) -> Vec<Position> {
             }
         }
     }
-    let mut out = Vec::new();
-    fn place(
-        i: usize,
-        pieces: &[Piece],
-        pos: &mut Position,
-        rules: &Ruleset,
-        out: &mut Vec<Position>,
-    ) {
-        if i == pieces.len() {
-            if pos.validate(rules).is_ok() {
-                for side in Color::ALL {
-                    let mut p = *pos;
-                    p.set_side_to_move(side);
-                    out.push(p);
-                }
-            }
-            return;
-        }
-        for s in Square::all() {
-            if pos.is_empty(s) {
-                pos.put(pieces[i], s);
-                place(i + 1, pieces, pos, rules, out);
-                pos.remove(s);
-            }
-        }
+    pieces
+}
+
+fn key(pieces: &[Piece], pos: &Position) -> usize {
+    let mut k = 0usize;
+    for p in pieces {
+        k = k * 63 + pos.square_of(*p).expect("piece of the material").index();
     }
-    place(
-        0,
-        &pieces,
-        &mut Position::empty(Color::White),
-        rules,
-        &mut out,
-    );
-    out
+    k * 2 + pos.side_to_move().index()
 }
 
-enum Edge {
-    /// The move ends the game in the mover's favour.
-    Ends,
-    /// A position of the graph.
-    Node(usize),
-    /// A position solved before (a smaller material).
-    Known(Value),
+fn decode(pieces: &[Piece], mut k: usize) -> Option<Position> {
+    let side = if k % 2 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    k /= 2;
+    let mut squares = vec![0usize; pieces.len()];
+    for i in (0..pieces.len()).rev() {
+        squares[i] = k % 63;
+        k /= 63;
+    }
+    let placed: Vec<(Piece, Square)> = pieces
+        .iter()
+        .zip(&squares)
+        .map(|(p, &s)| (*p, Square::from_index(s).unwrap()))
+        .collect();
+    Position::from_pieces(&placed, side).ok()
 }
 
-/// Solves every position of the given materials (animal mask pairs); moves
-/// into other materials must land in `known`.
-pub fn solve(
-    rules: &Ruleset,
-    materials: &[(u8, u8)],
-    known: &HashMap<u128, Value>,
-) -> HashMap<u128, Value> {
-    let positions: Vec<Position> = materials
-        .iter()
-        .flat_map(|&(w, b)| all_positions(w, b, rules))
-        .collect();
-    let id: HashMap<u128, usize> = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (key(p), i))
-        .collect();
-    let edges: Vec<Vec<Edge>> = positions
-        .iter()
-        .map(|pos| {
-            pos.legal_moves(rules)
-                .iter()
-                .map(|mv| {
-                    if pos.is_winning_move(rules, mv) {
-                        return Edge::Ends;
-                    }
-                    let k = key(&pos.play(mv));
-                    match id.get(&k) {
-                        Some(&j) => Edge::Node(j),
-                        None => Edge::Known(*known.get(&k).expect("successor solved before")),
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let longest_known = known.values().filter_map(|v| v.plies()).max().unwrap_or(0);
+/// Solved materials, by animal masks.
+#[derive(Default)]
+pub struct Reference {
+    solved: HashMap<(u8, u8), Solved>,
+}
 
-    let mut value: Vec<Option<Value>> = edges
-        .iter()
-        .map(|e| e.is_empty().then_some(Value::Loss(0)))
-        .collect();
-    let mut undecided: Vec<usize> = (0..positions.len())
-        .filter(|&i| value[i].is_none())
-        .collect();
-    let mut k: u16 = 1;
-    loop {
-        let child = |e: &Edge, value: &[Option<Value>]| match e {
-            Edge::Ends => Some(Value::Loss(0)),
-            Edge::Node(j) => value[*j],
-            Edge::Known(v) => Some(*v),
+impl Reference {
+    /// The value of a solved position.
+    pub fn value(&self, pos: &Position) -> Value {
+        let s = &self.solved[&(pos.mask(Color::White), pos.mask(Color::Black))];
+        s.values[key(&s.pieces, pos)].expect("a valid position")
+    }
+
+    /// Every valid position of a material, both sides to move.
+    pub fn positions(white: u8, black: u8, rules: &Ruleset) -> Vec<Position> {
+        let pieces = pieces_of(white, black);
+        let n = 63usize.pow(pieces.len() as u32) * 2;
+        (0..n)
+            .into_par_iter()
+            .filter_map(|k| decode(&pieces, k).filter(|p| p.validate(rules).is_ok()))
+            .collect()
+    }
+
+    /// Solves a material; every material one capture away must be solved.
+    pub fn solve(&mut self, rules: &Ruleset, white: u8, black: u8) {
+        let pieces = pieces_of(white, black);
+        let n = 63usize.pow(pieces.len() as u32) * 2;
+        let mut values: Vec<Option<Value>> = vec![None; n];
+        let positions: Vec<(usize, Position)> = (0..n)
+            .into_par_iter()
+            .filter_map(|k| {
+                decode(&pieces, k)
+                    .filter(|p| p.validate(rules).is_ok())
+                    .map(|p| (k, p))
+            })
+            .collect();
+        let longest_known = self
+            .solved
+            .values()
+            .flat_map(|s| s.values.iter().filter_map(|v| v.and_then(|v| v.plies())))
+            .max()
+            .unwrap_or(0);
+        // The value of one successor, if decided (`None`: undecided).
+        let child = |values: &[Option<Value>],
+                     pos: &Position,
+                     mv: &jungletb::rules::Move|
+         -> Option<Value> {
+            if pos.is_winning_move(rules, mv) {
+                return Some(Value::Loss(0));
+            }
+            let next = pos.play(mv);
+            let m = (next.mask(Color::White), next.mask(Color::Black));
+            if m == (white, black) {
+                values[key(&pieces, &next)]
+            } else {
+                let s = &self.solved[&m];
+                Some(s.values[key(&s.pieces, &next)].expect("solved before"))
+            }
         };
-        let mut decided = Vec::new();
-        for &i in &undecided {
-            let es = &edges[i];
-            if es
-                .iter()
-                .any(|e| child(e, &value) == Some(Value::Loss(k - 1)))
-            {
-                decided.push((i, Value::Win(k)));
-                continue;
-            }
-            let mut longest = None;
-            let mut all_wins = true;
-            for e in es {
-                match child(e, &value) {
-                    Some(Value::Win(j)) => longest = longest.max(Some(j)),
-                    _ => all_wins = false,
-                }
-            }
-            if all_wins && longest == Some(k - 1) {
-                decided.push((i, Value::Loss(k)));
+        let mut undecided: Vec<(usize, Position)> = Vec::new();
+        for (k, p) in positions {
+            if p.legal_moves(rules).is_empty() {
+                values[k] = Some(Value::Loss(0));
+            } else {
+                undecided.push((k, p));
             }
         }
-        if decided.is_empty() && k > longest_known + 1 {
-            break;
+        let mut round: u16 = 1;
+        loop {
+            let decided: Vec<(usize, Value)> = undecided
+                .par_iter()
+                .filter_map(|(k, pos)| {
+                    let mut longest = None;
+                    let mut all_wins = true;
+                    for mv in pos.legal_moves(rules) {
+                        match child(&values, pos, &mv) {
+                            Some(Value::Loss(j)) if j == round - 1 => {
+                                return Some((*k, Value::Win(round)))
+                            }
+                            Some(Value::Win(j)) => longest = longest.max(Some(j)),
+                            _ => all_wins = false,
+                        }
+                    }
+                    (all_wins && longest == Some(round - 1)).then_some((*k, Value::Loss(round)))
+                })
+                .collect();
+            if decided.is_empty() && round > longest_known + 1 {
+                break;
+            }
+            for &(k, v) in &decided {
+                values[k] = Some(v);
+            }
+            undecided.retain(|(k, _)| values[*k].is_none());
+            round += 1;
         }
-        for &(i, v) in &decided {
-            value[i] = Some(v);
+        for (k, _) in undecided {
+            values[k] = Some(Value::Draw);
         }
-        undecided.retain(|&i| value[i].is_none());
-        k += 1;
+        self.solved
+            .insert((white, black), Solved { pieces, values });
     }
-    positions
-        .iter()
-        .zip(value)
-        .map(|(p, v)| (key(p), v.unwrap_or(Value::Draw)))
-        .collect()
-}
 
-/// All 64 two-piece materials (one animal a side) solved together.
-pub fn solve_two_piece(rules: &Ruleset) -> HashMap<u128, Value> {
-    let mut materials = Vec::new();
-    for w in 0..8 {
-        for b in 0..8 {
-            materials.push((1u8 << w, 1u8 << b));
+    /// Solves all 64 two-piece materials.
+    pub fn solve_two_piece(&mut self, rules: &Ruleset) {
+        for w in 0..8 {
+            for b in 0..8 {
+                self.solve(rules, 1 << w, 1 << b);
+            }
         }
     }
-    solve(rules, &materials, &HashMap::new())
 }

@@ -2,7 +2,7 @@
 //! moves are the images of each other.
 
 use crate::fixture;
-use crate::reference_solver::all_positions;
+use crate::reference_solver::Reference;
 use jungletb::format::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Move, Position, Ruleset};
@@ -18,7 +18,7 @@ fn mirror_and_colour_swap_probe_identically() {
     let mut checked = 0;
     for name in ["ELvR", "LvTR", "RCvR", "EvR", "RvR"] {
         let m: Material = name.parse().unwrap();
-        let positions = all_positions(m.mask(Color::White), m.mask(Color::Black), &rules);
+        let positions = Reference::positions(m.mask(Color::White), m.mask(Color::Black), &rules);
         for pos in positions.iter().step_by(97) {
             let v = tb.probe(pos).unwrap();
             assert_eq!(tb.probe(&pos.mirror()).unwrap(), v, "mirror of {pos}");
