@@ -32,6 +32,8 @@ pub use movegen::{Move, MoveList};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};
 pub use position::Position;
-pub use ruleset::{BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
+pub use ruleset::{
+    BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset, OPTION_HELP,
+};
 pub use tables::MoveTables;
 pub use value::Value;

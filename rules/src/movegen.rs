@@ -110,15 +110,26 @@ pub(crate) fn can_capture(
 ) -> bool {
     let (from_water, to_water) = (board.is_water(from), board.is_water(to));
     if from_water || to_water {
-        return match (attacker.animal, defender.animal) {
-            (Animal::Rat, Animal::Rat) => match (from_water, to_water) {
-                (true, true) => true,
-                (true, false) => rules.water_rat_captures_land_rat,
-                _ => rules.land_rat_captures_water_rat,
-            },
-            (Animal::Rat, Animal::Elephant) => from_water && rules.water_rat_captures_elephant,
-            _ => false,
+        let (a, d) = (attacker.animal, defender.animal);
+        if a == Animal::Rat && d == Animal::Elephant {
+            return from_water && rules.water_rat_captures_elephant;
+        }
+        // Only swimmers (the Rat; the Dog too with `dog_swims`) fight across
+        // or in the water, under the Rat's water's-edge options and ranks.
+        if !rules.swims(a) || !rules.swims(d) {
+            return false;
+        }
+        let edge = match (from_water, to_water) {
+            (true, true) => true,
+            (true, false) => rules.water_rat_captures_land_rat,
+            _ => rules.land_rat_captures_water_rat,
         };
+        let defence = if rules.is_trapped(board, to, defender.color) {
+            0
+        } else {
+            rules.rank(d)
+        };
+        return edge && rules.rank(a) >= defence;
     }
     if attacker.animal == Animal::Elephant && defender.animal == Animal::Rat {
         match rules.elephant_captures_rat {

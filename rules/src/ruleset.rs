@@ -155,6 +155,76 @@ pub struct Ruleset {
     pub animal_checkers: bool,
 }
 
+/// Every option: name, meaning, accepted values (default first for the
+/// standard rule set).
+pub const OPTION_HELP: [(&str, &str, &str); 13] = [
+    (
+        "elephant_captures_rat",
+        "when the Elephant may capture the Rat",
+        "always | on_trap | never",
+    ),
+    (
+        "land_rat_captures_water_rat",
+        "a Rat on land may capture a Rat in the water",
+        "false | true",
+    ),
+    (
+        "water_rat_captures_land_rat",
+        "a Rat in the water may capture a Rat on land",
+        "true | false",
+    ),
+    (
+        "water_rat_captures_elephant",
+        "a Rat in the water may capture the Elephant on land",
+        "false | true",
+    ),
+    (
+        "lion_tiger_equal",
+        "Lion and Tiger have equal rank and capture each other",
+        "false | true",
+    ),
+    (
+        "tiger_outranks_lion",
+        "Tiger rank 7, Lion rank 6",
+        "false | true",
+    ),
+    (
+        "wolf_outranks_dog",
+        "Wolf rank 4, Dog rank 3",
+        "false | true",
+    ),
+    (
+        "jumpers",
+        "river-jump axes per animal (h, v, hv, none)",
+        "L:hv,T:hv,P:none",
+    ),
+    (
+        "universal_traps",
+        "a piece on any trap, its own included, defends with rank 0",
+        "false | true",
+    ),
+    (
+        "trap_entry_max_rank",
+        "only pieces of rank <= N may enter traps",
+        "none | 0..8",
+    ),
+    (
+        "dog_swims",
+        "the Dog may enter water and fights there like a Rat",
+        "false | true",
+    ),
+    (
+        "no_move",
+        "result for a side to move without a legal move",
+        "loss | draw",
+    ),
+    (
+        "animal_checkers",
+        "no traps, no rivers; only Rat, Dog, Tiger, Elephant",
+        "false | true",
+    ),
+];
+
 /// The names of every option, in the order of the canonical string.
 pub const OPTION_NAMES: [&str; 13] = [
     "elephant_captures_rat",
@@ -387,14 +457,10 @@ impl Ruleset {
                 "lion_tiger_equal and tiger_outranks_lion exclude each other".into(),
             ));
         }
-        let unimplemented = [
-            ("dog_swims", self.dog_swims),
-            ("animal_checkers", self.animal_checkers),
-        ];
-        for (name, on) in unimplemented {
-            if on {
-                return Err(RulesError::Unsupported(name.to_string()));
-            }
+        if self.animal_checkers && self.dog_swims {
+            return Err(RulesError::Conflict(
+                "animal_checkers has no rivers, so dog_swims means nothing".into(),
+            ));
         }
         Ok(())
     }

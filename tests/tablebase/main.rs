@@ -9,3 +9,4 @@ mod published;
 mod reference;
 mod reference_solver;
 mod symmetry;
+mod variants;

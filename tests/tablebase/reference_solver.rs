@@ -9,7 +9,7 @@
 //! Positions never decided are draws. Successors are regenerated every
 //! round with the plain move generator (`Position::legal_moves`).
 
-use jungletb::rules::{Animal, Color, Piece, Position, Ruleset, Square, Value};
+use jungletb::rules::{Animal, Color, NoMoveRule, Piece, Position, Ruleset, Square, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -122,7 +122,10 @@ impl Reference {
         let mut undecided: Vec<(usize, Position)> = Vec::new();
         for (k, p) in positions {
             if p.legal_moves(rules).is_empty() {
-                values[k] = Some(Value::Loss(0));
+                values[k] = Some(match rules.no_move {
+                    NoMoveRule::Loss => Value::Loss(0),
+                    NoMoveRule::Draw => Value::Draw,
+                });
             } else {
                 undecided.push((k, p));
             }
@@ -162,11 +165,11 @@ impl Reference {
             .insert((white, black), Solved { pieces, values });
     }
 
-    /// Solves all 64 two-piece materials.
+    /// Solves every two-piece material of the animals taking part.
     pub fn solve_two_piece(&mut self, rules: &Ruleset) {
-        for w in 0..8 {
-            for b in 0..8 {
-                self.solve(rules, 1 << w, 1 << b);
+        for w in Animal::ALL.into_iter().filter(|a| rules.animal_allowed(*a)) {
+            for b in Animal::ALL.into_iter().filter(|a| rules.animal_allowed(*a)) {
+                self.solve(rules, 1 << w.index(), 1 << b.index());
             }
         }
     }

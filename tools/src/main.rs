@@ -4,6 +4,7 @@ mod cmd_generate;
 mod cmd_info;
 mod cmd_perft;
 mod cmd_probe;
+mod cmd_rules;
 mod cmd_verify;
 mod common;
 
@@ -35,6 +36,8 @@ enum Command {
     Info(cmd_info::InfoArgs),
     /// Per-material and per-piece-count totals of a table directory.
     Stats(cmd_info::StatsArgs),
+    /// List the rule sets and options, or resolve one rule set.
+    Rules(cmd_rules::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd_verify::run(a),
         Command::Info(a) => cmd_info::run_info(a),
         Command::Stats(a) => cmd_info::run_stats(a),
+        Command::Rules(a) => cmd_rules::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,53 @@
+//! `jungletb rules`.
+
+use crate::common::CmdResult;
+use clap::Args as ClapArgs;
+use jungletb_rules::{BaseRuleset, Ruleset, OPTION_HELP};
+use std::process::ExitCode;
+
+/// Arguments of `rules`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// A named rule set to resolve (standard, leiden, popular); without it,
+    /// list the rule sets and every option.
+    name: Option<String>,
+    /// Override one rule option, e.g. --rule universal_traps=true (repeatable).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let Some(name) = a.name else {
+        if !a.rules.is_empty() {
+            return Err("--rule needs a rule set name: jungletb rules standard --rule …".into());
+        }
+        println!("Named rule sets:");
+        for b in BaseRuleset::ALL {
+            println!("  {:<10} id {:016x}", b.name(), Ruleset::named(b).id());
+        }
+        println!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
+        let named: Vec<Vec<(&str, String)>> = BaseRuleset::ALL
+            .iter()
+            .map(|&b| Ruleset::named(b).options())
+            .collect();
+        for (i, (opt, meaning, values)) in OPTION_HELP.iter().enumerate() {
+            println!("  {opt}\n      {meaning}\n      values: {values}");
+            println!(
+                "      standard: {}, leiden: {}, popular: {}",
+                named[0][i].1, named[1][i].1, named[2][i].1
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut r = Ruleset::by_name(&name).map_err(|e| e.to_string())?;
+    for kv in &a.rules {
+        r.apply_override(kv).map_err(|e| e.to_string())?;
+    }
+    r.check_supported().map_err(|e| e.to_string())?;
+    println!("rule set: {}", r.label());
+    println!("id:       {:016x}", r.id());
+    for (k, v) in r.options() {
+        println!("  {k} = {v}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
