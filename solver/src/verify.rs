@@ -3,7 +3,7 @@
 use crate::error::SolveError;
 use jungletb_format::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
-use jungletb_rules::{NoMoveRule, Value};
+use jungletb_rules::{MoveTables, NoMoveRule, Value};
 use rayon::prelude::*;
 
 /// The result of checking one table.
@@ -21,7 +21,8 @@ pub struct VerifyReport {
 /// successors (one ply of search through `tb`) and compares with the stored
 /// value. The table and every table it captures into must be in `tb`.
 pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyReport, SolveError> {
-    let table = tb.table(material)?;
+    let table = tb.table_ref(material)?;
+    let tables = MoveTables::new(tb.rules());
     let index = table.index();
     let rules = tb.rules();
     let n = index.size();
@@ -36,7 +37,7 @@ pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyRepor
                 };
                 r.positions += 1;
                 let stored = table.value_at(i)?;
-                let moves = pos.legal_moves(rules);
+                let moves = tables.legal_moves(&pos);
                 let mut best = match rules.no_move {
                     NoMoveRule::Loss => Value::Loss(0),
                     NoMoveRule::Draw => Value::Draw,

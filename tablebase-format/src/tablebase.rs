@@ -93,17 +93,33 @@ impl Tablebase {
         &self.dir
     }
 
-    /// The table of a material (either colour order), opened on first use.
-    pub fn table(&self, material: Material) -> Result<Arc<Table>, ProbeError> {
+    /// The slot of a material's table, opening the table on first use.
+    fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
         let m = material.canonical().0;
-        self.slots[m.code()]
-            .get_or_init(|| {
-                Table::open(&table_path(&self.dir, m), &self.rules, m)
-                    .map(Arc::new)
-                    .map_err(Box::new)
-            })
-            .clone()
-            .map_err(|e| ProbeError::Table(*e))
+        self.slots[m.code()].get_or_init(|| {
+            Table::open(&table_path(&self.dir, m), &self.rules, m)
+                .map(Arc::new)
+                .map_err(Box::new)
+        })
+    }
+
+    /// The table of a material (either colour order), opened on first use.
+    /// A shared handle, for callers that keep tables beyond the tablebase.
+    pub fn table(&self, material: Material) -> Result<Arc<Table>, ProbeError> {
+        match self.slot(material) {
+            Ok(t) => Ok(Arc::clone(t)),
+            Err(e) => Err(ProbeError::Table((**e).clone())),
+        }
+    }
+
+    /// The table of a material, borrowed: the probe path. No reference
+    /// count is touched, so threads probing the same table do not contend.
+    #[inline]
+    pub fn table_ref(&self, material: Material) -> Result<&Table, ProbeError> {
+        match self.slot(material) {
+            Ok(t) => Ok(t),
+            Err(e) => Err(ProbeError::Table((**e).clone())),
+        }
     }
 
     /// The value of `pos` for the side to move, with its distance in plies.
@@ -120,7 +136,7 @@ impl Tablebase {
             ProbeError::GameOver("a side has no pieces left, so there is nothing to probe".into())
         })?;
         let (canonical, flipped) = material.canonical();
-        let table = self.table(canonical)?;
+        let table = self.table_ref(canonical)?;
         let value = if flipped {
             table.probe(&pos.color_flip())
         } else {

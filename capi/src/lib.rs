@@ -1,0 +1,374 @@
+//! The C ABI of the jungletb probe library; see `include/jungletb.h`.
+//!
+//! Every function checks its pointers, never unwinds across the boundary
+//! (panics become `JTB_ERR_ARGUMENT`), and reports failures by return code
+//! with the message available from `jtb_last_error` on the same thread.
+
+use jungletb_format::{ProbeError, Tablebase};
+use jungletb_rules::{Color, Piece, Position, Ruleset, Square, Value};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Success.
+pub const JTB_OK: c_int = 0;
+/// A NULL pointer or bad buffer.
+pub const JTB_ERR_ARGUMENT: c_int = 1;
+/// A malformed or impossible position.
+pub const JTB_ERR_POSITION: c_int = 2;
+/// A side has no pieces.
+pub const JTB_ERR_GAME_OVER: c_int = 3;
+/// A table is missing, corrupt or of another rule set.
+pub const JTB_ERR_TABLE: c_int = 4;
+/// An unknown rule set or option.
+pub const JTB_ERR_RULESET: c_int = 5;
+
+/// An opened tablebase (opaque to C).
+pub struct JtbTablebase(Tablebase);
+
+/// A position as plain data (see the header).
+#[repr(C)]
+pub struct JtbPosition {
+    /// Square of each piece by `color * 8 + animal`, or 255.
+    pub squares: [u8; 16],
+    /// 0 White, 1 Black.
+    pub side_to_move: u8,
+}
+
+/// A legal move and its value (see the header).
+#[repr(C)]
+pub struct JtbRootMove {
+    /// From-square.
+    pub from: u8,
+    /// To-square.
+    pub to: u8,
+    /// 1 win, 0 draw, -1 loss.
+    pub wdl: i8,
+    /// Distance in plies (0 for a draw).
+    pub plies: u16,
+    /// The move as text, NUL-terminated.
+    pub text: [c_char; 5],
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn fail(code: c_int, message: impl Into<String>) -> c_int {
+    let text = CString::new(message.into().replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+    code
+}
+
+fn probe_error(e: ProbeError) -> c_int {
+    let code = match &e {
+        ProbeError::Position(_) => JTB_ERR_POSITION,
+        ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
+        ProbeError::NoTables(_) | ProbeError::Table(_) => JTB_ERR_TABLE,
+    };
+    fail(code, e.to_string())
+}
+
+/// Runs `f`, turning a panic into an error code.
+fn guard(f: impl FnOnce() -> c_int) -> c_int {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| fail(JTB_ERR_ARGUMENT, "internal error"))
+}
+
+/// # Safety
+/// `p` is NULL or a NUL-terminated string.
+unsafe fn text<'a>(p: *const c_char) -> Result<&'a str, c_int> {
+    if p.is_null() {
+        return Err(fail(JTB_ERR_ARGUMENT, "NULL string"));
+    }
+    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|_| fail(JTB_ERR_ARGUMENT, "string is not UTF-8"))
+}
+
+fn parse_position(text: &str) -> Result<Position, c_int> {
+    text.parse::<Position>()
+        .map_err(|e| fail(JTB_ERR_POSITION, e.to_string()))
+}
+
+fn wdl_of(v: Value) -> (c_int, c_int) {
+    match v {
+        Value::Win(n) => (1, n as c_int),
+        Value::Loss(n) => (-1, n as c_int),
+        Value::Draw => (0, 0),
+    }
+}
+
+/// Opens a tablebase; NULL on error.
+///
+/// # Safety
+/// `dir` and `ruleset` are NULL or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open(dir: *const c_char, ruleset: *const c_char) -> *mut JtbTablebase {
+    let mut out = std::ptr::null_mut();
+    guard(|| {
+        // SAFETY: per this function's contract.
+        let (dir, spec) = match unsafe { (text(dir), text(ruleset)) } {
+            (Ok(d), Ok(r)) => (d, r),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let mut parts = spec.split(';');
+        let mut rules = match Ruleset::by_name(parts.next().unwrap_or("").trim()) {
+            Ok(r) => r,
+            Err(e) => return fail(JTB_ERR_RULESET, e.to_string()),
+        };
+        for kv in parts.filter(|p| !p.trim().is_empty()) {
+            if let Err(e) = rules.apply_override(kv) {
+                return fail(JTB_ERR_RULESET, e.to_string());
+            }
+        }
+        match Tablebase::open(dir, rules) {
+            Ok(tb) => {
+                out = Box::into_raw(Box::new(JtbTablebase(tb)));
+                JTB_OK
+            }
+            Err(e) => probe_error(e),
+        }
+    });
+    out
+}
+
+/// Frees a tablebase.
+///
+/// # Safety
+/// `tb` is NULL or a pointer from `jtb_open` not closed before.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_close(tb: *mut JtbTablebase) {
+    if !tb.is_null() {
+        // SAFETY: allocated by `jtb_open` with `Box::into_raw`.
+        drop(unsafe { Box::from_raw(tb) });
+    }
+}
+
+/// The last error message of this thread.
+#[no_mangle]
+pub extern "C" fn jtb_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// # Safety
+/// `tb` is NULL or valid.
+unsafe fn base<'a>(tb: *const JtbTablebase) -> Result<&'a Tablebase, c_int> {
+    if tb.is_null() {
+        return Err(fail(JTB_ERR_ARGUMENT, "NULL tablebase"));
+    }
+    // SAFETY: non-NULL and from `jtb_open` by the caller's contract.
+    Ok(unsafe { &(*tb).0 })
+}
+
+fn probe_into(tb: &Tablebase, pos: &Position, wdl: *mut c_int, plies: *mut c_int) -> c_int {
+    match tb.probe(pos) {
+        Ok(v) => {
+            let (w, n) = wdl_of(v);
+            // SAFETY: checked non-NULL by the callers (plies may be NULL).
+            unsafe {
+                *wdl = w;
+                if !plies.is_null() {
+                    *plies = n;
+                }
+            }
+            JTB_OK
+        }
+        Err(e) => probe_error(e),
+    }
+}
+
+/// Probes the value of a position.
+///
+/// # Safety
+/// Pointers are NULL or valid; `position` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_wdl(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { jtb_probe(tb, position, wdl, std::ptr::null_mut()) }
+}
+
+/// Probes value and distance.
+///
+/// # Safety
+/// Pointers are NULL or valid; `position` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+    plies: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, text) = match unsafe { (base(tb), text(position)) } {
+            (Ok(t), Ok(s)) => (t, s),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        if wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL wdl");
+        }
+        match parse_position(text) {
+            Ok(pos) => probe_into(tb, &pos, wdl, plies),
+            Err(c) => c,
+        }
+    })
+}
+
+/// Probes a position given as plain data.
+///
+/// # Safety
+/// Pointers are NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    wdl: *mut c_int,
+    plies: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let tb = match unsafe { base(tb) } {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        if pos.is_null() || wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL pointer");
+        }
+        // SAFETY: non-NULL, valid by contract.
+        let raw = unsafe { &*pos };
+        let side = match raw.side_to_move {
+            0 => Color::White,
+            1 => Color::Black,
+            s => {
+                return fail(
+                    JTB_ERR_POSITION,
+                    format!("side_to_move must be 0 or 1, got {s}"),
+                )
+            }
+        };
+        let mut pieces = Vec::new();
+        for (code, &s) in raw.squares.iter().enumerate() {
+            if s == 255 {
+                continue;
+            }
+            match Square::from_index(s as usize) {
+                Some(sq) => pieces.push((Piece::from_code(code), sq)),
+                None => {
+                    return fail(
+                        JTB_ERR_POSITION,
+                        format!("square {s} is off the board (0..62)"),
+                    )
+                }
+            }
+        }
+        match Position::from_pieces(&pieces, side) {
+            Ok(p) => probe_into(tb, &p, wdl, plies),
+            Err(e) => fail(JTB_ERR_POSITION, e),
+        }
+    })
+}
+
+/// Every legal move with its value, best first.
+///
+/// # Safety
+/// Pointers are NULL or valid; `moves` has room for `capacity` entries.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_root(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    moves: *mut JtbRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, text) = match unsafe { (base(tb), text(position)) } {
+            (Ok(t), Ok(s)) => (t, s),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        if count.is_null() || (moves.is_null() && capacity > 0) {
+            return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+        }
+        let pos = match parse_position(text) {
+            Ok(p) => p,
+            Err(c) => return c,
+        };
+        let root = match tb.probe_root(&pos) {
+            Ok(r) => r,
+            Err(e) => return probe_error(e),
+        };
+        for (i, rm) in root.iter().take(capacity).enumerate() {
+            let (w, n) = wdl_of(rm.value);
+            let mut t = [0 as c_char; 5];
+            for (k, b) in rm.mv.to_string().bytes().take(4).enumerate() {
+                t[k] = b as c_char;
+            }
+            // SAFETY: i < capacity, the caller's buffer size.
+            unsafe {
+                *moves.add(i) = JtbRootMove {
+                    from: rm.mv.from.index() as u8,
+                    to: rm.mv.to.index() as u8,
+                    wdl: w as i8,
+                    plies: n as u16,
+                    text: t,
+                };
+            }
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *count = root.len().min(capacity) };
+        JTB_OK
+    })
+}
+
+/// An optimal line to the end of the game as text.
+///
+/// # Safety
+/// Pointers are NULL or valid; `buffer` has room for `capacity` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_line(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    buffer: *mut c_char,
+    capacity: usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, text) = match unsafe { (base(tb), text(position)) } {
+            (Ok(t), Ok(s)) => (t, s),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        if buffer.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+        }
+        let pos = match parse_position(text) {
+            Ok(p) => p,
+            Err(c) => return c,
+        };
+        let line = match tb.line(&pos) {
+            Ok(l) => l,
+            Err(e) => return probe_error(e),
+        };
+        let joined = line
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if joined.len() + 1 > capacity {
+            return fail(
+                JTB_ERR_ARGUMENT,
+                format!("buffer of {capacity} bytes; {} needed", joined.len() + 1),
+            );
+        }
+        // SAFETY: joined.len() + 1 <= capacity.
+        unsafe {
+            std::ptr::copy_nonoverlapping(joined.as_ptr() as *const c_char, buffer, joined.len());
+            *buffer.add(joined.len()) = 0;
+        }
+        JTB_OK
+    })
+}
