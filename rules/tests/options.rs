@@ -160,7 +160,7 @@ fn random_position(seed: &mut u64, rules: &Ruleset) -> Position {
         let mut pos = Position::empty(side);
         for code in 0..16 {
             s = s.rotate_left(7) ^ 0x9E37_79B9_7F4A_7C15;
-            if s % 3 == 0 {
+            if s.is_multiple_of(3) {
                 continue;
             }
             let sq = Square::from_index((s >> 8) as usize % 63).unwrap();
