@@ -15,14 +15,14 @@ pub const THREE_PIECE: [&str; 15] = [
     "RCvR", "LvLE", "CvED",
 ];
 
-fn build(rules: Ruleset) -> TempDir {
+/// Generates `materials` (and what they depend on) under `rules` into a new
+/// temporary tables root.
+pub fn generate_tables(rules: &Ruleset, materials: Vec<Material>) -> TempDir {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let mut materials: Vec<Material> = Material::all(2, |_| true);
-    materials.extend(THREE_PIECE.iter().map(|s| s.parse::<Material>().unwrap()));
     generate(&GenerateOptions {
         root: dir.path().to_path_buf(),
-        rules,
-        max_pieces: 3,
+        rules: rules.clone(),
+        max_pieces: 8,
         materials,
         threads: None,
         quiet: true,
@@ -30,6 +30,12 @@ fn build(rules: Ruleset) -> TempDir {
     })
     .expect("generation succeeds");
     dir
+}
+
+fn build(rules: Ruleset) -> TempDir {
+    let mut materials: Vec<Material> = Material::all(2, |_| true);
+    materials.extend(THREE_PIECE.iter().map(|s| s.parse::<Material>().unwrap()));
+    generate_tables(&rules, materials)
 }
 
 /// The tables root for `standard` (all 2-piece and the 3-piece list).

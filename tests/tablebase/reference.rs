@@ -5,11 +5,16 @@ use crate::reference_solver::Reference;
 use jungletb::format::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Ruleset};
-use jungletb::solver::{generate, GenerateOptions};
 use std::path::Path;
 
 /// Compares every position of a material; returns the number compared.
-fn compare(tb: &Tablebase, reference: &Reference, rules: &Ruleset, white: u8, black: u8) -> usize {
+pub(crate) fn compare(
+    tb: &Tablebase,
+    reference: &Reference,
+    rules: &Ruleset,
+    white: u8,
+    black: u8,
+) -> usize {
     let positions = Reference::positions(white, black, rules);
     let mut mismatches = 0;
     for pos in &positions {
@@ -63,19 +68,9 @@ fn leiden_tables_match_the_reference_solver() {
 #[ignore = "several minutes in release mode"]
 fn four_piece_materials_match_the_reference_solver() {
     let rules = Ruleset::standard();
-    let root = tempfile::tempdir().unwrap();
     let names = ["ELvTR", "LTvRP", "RWvRC", "TRvTR"];
     let materials: Vec<Material> = names.iter().map(|n| n.parse().unwrap()).collect();
-    generate(&GenerateOptions {
-        root: root.path().to_path_buf(),
-        rules: rules.clone(),
-        max_pieces: 4,
-        materials: materials.clone(),
-        threads: None,
-        quiet: true,
-        verbose: false,
-    })
-    .unwrap();
+    let root = fixture::generate_tables(&rules, materials.clone());
     let tb = Tablebase::open(root.path(), rules.clone()).unwrap();
     let mut reference = Reference::default();
     reference.solve_two_piece(&rules);

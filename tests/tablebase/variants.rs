@@ -6,7 +6,6 @@ use crate::reference_solver::Reference;
 use jungletb::format::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Animal, Color, Ruleset};
-use jungletb::solver::{generate, GenerateOptions};
 
 /// Each option on its own, then three combinations.
 pub const VARIANTS: [&[&str]; 15] = [
@@ -62,34 +61,14 @@ fn every_option_agrees_with_the_reference_solver() {
             .map(|s| s.parse::<Material>().unwrap())
             .filter(|m| allowed(m))
             .collect();
-        let root = tempfile::tempdir().unwrap();
         let mut materials = Material::all(2, |a| rules.animal_allowed(a));
         materials.extend(three.iter().copied());
-        generate(&GenerateOptions {
-            root: root.path().to_path_buf(),
-            rules: rules.clone(),
-            max_pieces: 3,
-            materials,
-            threads: None,
-            quiet: true,
-            verbose: false,
-        })
-        .unwrap();
+        let root = crate::fixture::generate_tables(&rules, materials);
         let tb = Tablebase::open(root.path(), rules.clone()).unwrap();
         let mut reference = Reference::default();
         reference.solve_two_piece(&rules);
         let check = |w: u8, b: u8, reference: &Reference| {
-            let mut bad = 0;
-            for pos in Reference::positions(w, b, &rules) {
-                let (got, want) = (tb.probe(&pos).unwrap(), reference.value(&pos));
-                if got != want {
-                    if bad < 5 {
-                        eprintln!("{rules}: {pos}: table {got}, reference {want}");
-                    }
-                    bad += 1;
-                }
-            }
-            assert_eq!(bad, 0, "{overrides:?}: mismatches");
+            crate::reference::compare(&tb, reference, &rules, w, b);
         };
         let animals: Vec<Animal> = Animal::ALL
             .into_iter()
