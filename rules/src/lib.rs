@@ -36,4 +36,4 @@ pub use ruleset::{
     BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset, OPTION_HELP,
 };
 pub use tables::MoveTables;
-pub use value::Value;
+pub use value::{Value, Wdl};

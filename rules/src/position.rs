@@ -174,20 +174,24 @@ impl Position {
     pub fn validate(&self, rules: &Ruleset) -> Result<(), PositionError> {
         let board = rules.board();
         for (p, s) in self.pieces() {
-            let who = format!("{} {} on {s}", color_name(p.color), p.animal.name());
+            // Built only on error: validation runs on every probe.
+            let who = || format!("{} {} on {s}", color_name(p.color), p.animal.name());
             if !rules.animal_allowed(p.animal) {
                 return Err(PositionError::AnimalNotInGame(format!(
-                    "{who}: this animal does not take part under these rules"
+                    "{}: this animal does not take part under these rules",
+                    who()
                 )));
             }
             if board.is_den(s) {
                 return Err(PositionError::PieceOnDen(format!(
-                    "{who}: no piece may stand on a den (own den is illegal, entering the enemy den ends the game)"
+                    "{}: no piece may stand on a den (own den is illegal, entering the enemy den ends the game)",
+                    who()
                 )));
             }
             if board.is_water(s) && !rules.swims(p.animal) {
                 return Err(PositionError::PieceInWater(format!(
-                    "{who}: only the Rat may enter the water"
+                    "{}: only the Rat may enter the water",
+                    who()
                 )));
             }
         }

@@ -3,6 +3,17 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+/// Win, draw or loss for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses.
+    Loss = -1,
+    /// Neither side can force a win.
+    Draw = 0,
+    /// The side to move wins.
+    Win = 1,
+}
+
 /// The value of a position for the side to move, with the distance in plies
 /// to the end of the game under optimal play (the winner takes the shortest
 /// win, the loser the longest loss).
@@ -36,6 +47,15 @@ impl Value {
         match self {
             Value::Win(n) | Value::Loss(n) => Some(n),
             Value::Draw => None,
+        }
+    }
+
+    /// Win, draw or loss without the distance.
+    pub fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Loss(_) => Wdl::Loss,
+            Value::Draw => Wdl::Draw,
         }
     }
 

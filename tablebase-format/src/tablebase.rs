@@ -3,7 +3,7 @@
 use crate::error::{ProbeError, TableError};
 use crate::table::Table;
 use jungletb_indexer::Material;
-use jungletb_rules::{Move, Position, Ruleset, Value};
+use jungletb_rules::{Move, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -127,6 +127,14 @@ impl Tablebase {
         pos.validate(&self.rules)
             .map_err(|e| ProbeError::Position(e.to_string()))?;
         self.probe_valid(pos)
+    }
+
+    /// Win, draw or loss for the side to move: the fast path for search
+    /// (same cost as [`Tablebase::probe`] today, as both read one byte; kept
+    /// separate so compressed tables can serve it from smaller blocks).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        self.probe(pos).map(Value::wdl)
     }
 
     /// [`Tablebase::probe`] without re-validating the position (for

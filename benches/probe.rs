@@ -1,0 +1,107 @@
+//! Probe benchmark: random `probe_wdl` and `probe` of positions of 2 to 4
+//! pieces with the tables in the page cache, on 1 and 2 threads, and the
+//! latency distribution of single probes.
+
+use jungletb::format::{table_dir, Tablebase};
+use jungletb::indexer::{Material, PositionIndex};
+use jungletb::rules::{Position, Ruleset};
+use jungletb::solver::{generate, GenerateOptions};
+use std::time::{Duration, Instant};
+
+const FOUR: [&str; 6] = ["ELvTR", "LTvRP", "ERvDC", "TRvTR", "WDvCP", "LRvE"];
+const PROBES: usize = 2_000_000;
+
+fn main() {
+    let rules = Ruleset::standard();
+    let root = tempfile::tempdir().unwrap();
+    let mut materials: Vec<Material> = Material::all(3, |_| true);
+    materials.extend(FOUR.iter().map(|s| s.parse::<Material>().unwrap()));
+    generate(&GenerateOptions {
+        root: root.path().to_path_buf(),
+        rules: rules.clone(),
+        max_pieces: 4,
+        materials: materials.clone(),
+        threads: None,
+        quiet: true,
+        verbose: false,
+    })
+    .unwrap();
+    // Random positions from random slots of random tables (a fixed seed).
+    let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
+    let indexes: Vec<PositionIndex> = canonical
+        .iter()
+        .map(|m| PositionIndex::new(*m, &rules).unwrap())
+        .collect();
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut positions: Vec<Position> = Vec::with_capacity(PROBES);
+    while positions.len() < PROBES {
+        let idx = &indexes[next() as usize % indexes.len()];
+        if let Some(p) = idx.canonical_position(next() % idx.size()) {
+            // Half of them in the colour order tables are not stored under.
+            positions.push(if next() % 2 == 0 { p } else { p.color_flip() });
+        }
+    }
+    let tb = Tablebase::open(root.path(), rules.clone()).unwrap();
+    let _ = table_dir(root.path(), &rules);
+    // Warm up: open every table, fault its pages in.
+    for p in &positions {
+        tb.probe_wdl(p).unwrap();
+    }
+    let run = |threads: usize, wdl_only: bool| -> Duration {
+        let per = positions.len() / threads;
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            for k in 0..threads {
+                let slice = &positions[k * per..(k + 1) * per];
+                let tb = &tb;
+                s.spawn(move || {
+                    let mut sum = 0i64;
+                    for p in slice {
+                        sum += if wdl_only {
+                            tb.probe_wdl(p).unwrap() as i64
+                        } else {
+                            tb.probe(p).unwrap().plies().unwrap_or(0) as i64
+                        };
+                    }
+                    std::hint::black_box(sum);
+                });
+            }
+        });
+        t.elapsed()
+    };
+    println!("jungletb probe benchmark: {PROBES} random positions of 2-4 pieces ({} tables, page cache warm)", materials.len());
+    for wdl_only in [true, false] {
+        let name = if wdl_only { "probe_wdl" } else { "probe    " };
+        let best = |threads| (0..3).map(|_| run(threads, wdl_only)).min().unwrap();
+        let (one, two) = (best(1), best(2));
+        let rate = |d: Duration, t: usize| PROBES as f64 / d.as_secs_f64() / t as f64 / 1e6;
+        println!(
+            "{name}: 1 thread {:.2} M probes/s, 2 threads {:.2} M probes/s/thread, speed-up {:.2}x",
+            rate(one, 1),
+            rate(two, 2),
+            one.as_secs_f64() / two.as_secs_f64()
+        );
+    }
+    let mut lat: Vec<u64> = positions
+        .iter()
+        .take(200_000)
+        .map(|p| {
+            let t = Instant::now();
+            std::hint::black_box(tb.probe_wdl(p).unwrap());
+            t.elapsed().as_nanos() as u64
+        })
+        .collect();
+    lat.sort_unstable();
+    println!(
+        "probe_wdl latency (single probes, incl. ~20 ns timer overhead): median {} ns, p99 {} ns, max {} ns",
+        lat[lat.len() / 2],
+        lat[lat.len() * 99 / 100],
+        lat[lat.len() - 1]
+    );
+}
