@@ -14,6 +14,7 @@ use crate::movegen::{can_capture, path, Move, MoveList};
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
+use crate::unmove::candidate_origin;
 use arrayvec::ArrayVec;
 
 /// One possible move of a piece: the other square and the water squares a
@@ -76,21 +77,9 @@ impl MoveTables {
                     }
                     // Origins of a move ending here, found as in
                     // `Position::unmoves` and confirmed by the forward rules.
-                    let next = board.step_raw(sq, dir);
-                    if next == NO_SQUARE {
+                    let Some(from) = candidate_origin(rules, board, piece, sq, dir) else {
                         continue;
-                    }
-                    let mut from = Square::from_index(next as usize).expect("valid");
-                    if board.is_water(from) && !rules.swims(piece.animal) {
-                        let c = board.crossing(sq, dir);
-                        if c.landing == NO_SQUARE {
-                            continue;
-                        }
-                        from = Square::from_index(c.landing as usize).expect("valid");
-                    }
-                    if !rules.may_stand(board, piece, from) {
-                        continue;
-                    }
+                    };
                     if let Some((to, crossed)) = path(rules, board, piece, from, dir.reverse()) {
                         if to == sq {
                             backward[slot].push(Hop::new(from, crossed));

@@ -1,10 +1,37 @@
 //! Un-move generation: the predecessors of a position, for retrograde analysis.
 
-use crate::board::{Direction, Square, NO_SQUARE};
+use crate::board::{Board, Direction, Square, NO_SQUARE};
 use crate::movegen::{can_capture, destination, Move, MoveList};
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
+
+/// Where `piece` can have come from to land on `to` by a move in direction
+/// `dir.reverse()`: the neighbour in `dir`, or for a jump the first land
+/// square beyond the river in `dir`; `None` if the piece cannot stand
+/// there. The forward rules must still confirm the move.
+#[inline]
+pub(crate) fn candidate_origin(
+    rules: &Ruleset,
+    board: &Board,
+    piece: Piece,
+    to: Square,
+    dir: Direction,
+) -> Option<Square> {
+    let next = board.step_raw(to, dir);
+    if next == NO_SQUARE {
+        return None;
+    }
+    let mut from = Square::from_index(next as usize)?;
+    if board.is_water(from) && !rules.swims(piece.animal) {
+        let c = board.crossing(to, dir);
+        if c.landing == NO_SQUARE {
+            return None;
+        }
+        from = Square::from_index(c.landing as usize)?;
+    }
+    rules.may_stand(board, piece, from).then_some(from)
+}
 
 impl Position {
     /// Every move of the side that just moved (the opponent of the side to
@@ -35,21 +62,10 @@ impl Position {
                 }
             }
             for dir in Direction::ALL {
-                // Candidate origins: the neighbour in `dir`, or for a jump the
-                // first land square beyond the river in `dir`.
-                let next = board.step_raw(to, dir);
-                if next == NO_SQUARE {
+                let Some(from) = candidate_origin(rules, board, piece, to, dir) else {
                     continue;
-                }
-                let mut from = Square::from_index(next as usize).expect("valid square");
-                if board.is_water(from) && !rules.swims(piece.animal) {
-                    let c = board.crossing(to, dir);
-                    if c.landing == NO_SQUARE {
-                        continue;
-                    }
-                    from = Square::from_index(c.landing as usize).expect("valid square");
-                }
-                if !self.is_empty(from) || !rules.may_stand(board, piece, from) {
+                };
+                if !self.is_empty(from) {
                     continue;
                 }
                 let mv = Move {
