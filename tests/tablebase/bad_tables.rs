@@ -127,3 +127,35 @@ fn probing_through_a_corrupt_table_is_an_error() {
     let err = tb.probe(&pos).unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
 }
+
+#[test]
+fn random_corruptions_never_open_and_never_panic() {
+    let (_d, path, bytes) = copy_table("ERvR");
+    let mut seed = 0xC0FF_EE00_1234_5678u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..500 {
+        let mut bad = bytes.clone();
+        // 1-4 random byte changes, sometimes a truncation or an extension.
+        for _ in 0..1 + next() % 4 {
+            let i = next() as usize % bad.len();
+            bad[i] = bad[i].wrapping_add(1 + (next() % 255) as u8);
+        }
+        match next() % 5 {
+            0 => bad.truncate(next() as usize % bad.len()),
+            1 => bad.extend(std::iter::repeat_n(0u8, 1 + next() as usize % 100)),
+            _ => {}
+        }
+        std::fs::write(&path, &bad).unwrap();
+        let opened = std::panic::catch_unwind(|| open(&path, "ERvR").is_ok());
+        assert_eq!(
+            opened.ok(),
+            Some(false),
+            "round {round}: a corrupted file opened or panicked"
+        );
+    }
+}
