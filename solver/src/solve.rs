@@ -4,8 +4,9 @@
 //! The high 16 bits hold the value (the table encoding of
 //! [`jungletb_format::encoding`], or "undecided + floor", see [`UNDECIDED`]),
 //! the low 8 bits the weighted count of successors inside the material not
-//! yet known to be wins for the opponent. Keeping both in one cell costs one
-//! cache miss per predecessor update instead of two.
+//! yet known to be wins for the opponent. One cell touches one cache line per
+//! predecessor update instead of two (on the 2-core machine this measured no
+//! faster than separate arrays, but it is one array instead of three).
 
 use crate::error::SolveError;
 use crate::subtables::SubTables;
