@@ -260,6 +260,33 @@ impl Header {
         Ok(header)
     }
 
+    /// Reads and checks only the header of the table file at `path` (its own
+    /// checksum included, not the payload's): what `stats` and the first
+    /// step of `verify` need, without reading the whole file.
+    pub fn read(path: &Path) -> Result<Header, TableError> {
+        use std::io::Read;
+        let io = |e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                TableError::Missing(path.to_path_buf())
+            } else {
+                TableError::Io {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                }
+            }
+        };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        // Headers are a few hundred bytes (strings are bounded by u16/u8
+        // lengths), so 64 KiB always holds one.
+        let mut bytes = Vec::new();
+        file.by_ref()
+            .take(1 << 16)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        Header::parse(&bytes, len, path)
+    }
+
     /// Checks that the header belongs to `rules`.
     pub fn check_ruleset(&self, rules: &Ruleset, path: &Path) -> Result<(), TableError> {
         if self.ruleset_id != rules.id() || self.ruleset != rules.canonical_string() {

@@ -2,7 +2,7 @@
 
 use crate::common::CmdResult;
 use clap::Args as ClapArgs;
-use jungletb_format::{Table, Tablebase, TABLE_EXTENSION};
+use jungletb_format::{Header, Tablebase, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
 use jungletb_solver::verify_material;
 use std::collections::BTreeMap;
@@ -70,31 +70,32 @@ pub fn run(a: Args) -> CmdResult {
     let mut bases: BTreeMap<(PathBuf, u64), Tablebase> = BTreeMap::new();
     let start = std::time::Instant::now();
     for path in &files {
-        let table = match Table::open_any(path) {
-            Ok(t) => t,
+        // The header names the rule set and material; the Tablebase then opens
+        // the table once, checksums included.
+        let header = match Header::read(path) {
+            Ok(h) => h,
             Err(e) => {
                 println!("FAIL {e}");
                 bad += 1;
                 continue;
             }
         };
-        let expected_name = format!("{}.{TABLE_EXTENSION}", table.header().material);
+        let expected_name = format!("{}.{TABLE_EXTENSION}", header.material);
         if path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
             println!(
                 "FAIL {}: holds {}, so it must be named {expected_name}",
                 path.display(),
-                table.header().material
+                header.material
             );
             bad += 1;
             continue;
         }
-        let rules =
-            Ruleset::from_canonical_string(&table.header().ruleset).map_err(|e| e.to_string())?;
+        let rules = Ruleset::from_canonical_string(&header.ruleset).map_err(|e| e.to_string())?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let tb = bases
             .entry((dir.clone(), rules.id()))
             .or_insert_with(|| Tablebase::with_dir(dir, rules.clone()));
-        let material = table.header().material;
+        let material = header.material;
         match pool.install(|| verify_material(tb, material)) {
             Ok(r) if r.mismatches == 0 => {
                 checked += r.positions;
