@@ -161,6 +161,22 @@ unsafe fn base<'a>(tb: *const JtbTablebase) -> Result<&'a Tablebase, c_int> {
     Ok(unsafe { &(*tb).0 })
 }
 
+/// The tablebase and the parsed position behind a call's first two
+/// arguments.
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `position` is NULL or NUL-terminated.
+unsafe fn tablebase_and_position<'a>(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+) -> Result<(&'a Tablebase, Position), c_int> {
+    // SAFETY: forwarded contract.
+    let tb = unsafe { base(tb) }?;
+    // SAFETY: forwarded contract.
+    let text = unsafe { text(position) }?;
+    Ok((tb, parse_position(text)?))
+}
+
 fn probe_into(tb: &Tablebase, pos: &Position, wdl: *mut c_int, plies: *mut c_int) -> c_int {
     match tb.probe(pos) {
         Ok(v) => {
@@ -205,17 +221,14 @@ pub unsafe extern "C" fn jtb_probe(
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, text) = match unsafe { (base(tb), text(position)) } {
-            (Ok(t), Ok(s)) => (t, s),
-            (Err(c), _) | (_, Err(c)) => return c,
+        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
+            Ok(x) => x,
+            Err(c) => return c,
         };
         if wdl.is_null() {
             return fail(JTB_ERR_ARGUMENT, "NULL wdl");
         }
-        match parse_position(text) {
-            Ok(pos) => probe_into(tb, &pos, wdl, plies),
-            Err(c) => c,
-        }
+        probe_into(tb, &pos, wdl, plies)
     })
 }
 
@@ -287,17 +300,13 @@ pub unsafe extern "C" fn jtb_probe_root(
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, text) = match unsafe { (base(tb), text(position)) } {
-            (Ok(t), Ok(s)) => (t, s),
-            (Err(c), _) | (_, Err(c)) => return c,
+        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
+            Ok(x) => x,
+            Err(c) => return c,
         };
         if count.is_null() || (moves.is_null() && capacity > 0) {
             return fail(JTB_ERR_ARGUMENT, "NULL buffer");
         }
-        let pos = match parse_position(text) {
-            Ok(p) => p,
-            Err(c) => return c,
-        };
         let root = match tb.probe_root(&pos) {
             Ok(r) => r,
             Err(e) => return probe_error(e),
@@ -338,17 +347,13 @@ pub unsafe extern "C" fn jtb_probe_line(
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, text) = match unsafe { (base(tb), text(position)) } {
-            (Ok(t), Ok(s)) => (t, s),
-            (Err(c), _) | (_, Err(c)) => return c,
+        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
+            Ok(x) => x,
+            Err(c) => return c,
         };
         if buffer.is_null() {
             return fail(JTB_ERR_ARGUMENT, "NULL buffer");
         }
-        let pos = match parse_position(text) {
-            Ok(p) => p,
-            Err(c) => return c,
-        };
         let line = match tb.line(&pos) {
             Ok(l) => l,
             Err(e) => return probe_error(e),
