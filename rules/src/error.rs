@@ -64,8 +64,6 @@ pub enum RulesError {
     },
     /// Options that contradict each other.
     Conflict(String),
-    /// An option this version cannot solve yet.
-    Unsupported(String),
 }
 
 impl fmt::Display for RulesError {
@@ -82,10 +80,6 @@ impl fmt::Display for RulesError {
                 write!(f, "invalid value '{value}' for rule option '{option}'")
             }
             RulesError::Conflict(m) => write!(f, "conflicting rule options: {m}"),
-            RulesError::Unsupported(o) => write!(
-                f,
-                "rule option '{o}' is not implemented in this version of jungletb"
-            ),
         }
     }
 }

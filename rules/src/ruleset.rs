@@ -450,7 +450,7 @@ impl Ruleset {
         Ok(r)
     }
 
-    /// Checks that the options are consistent and implemented by this version.
+    /// Checks that the options do not contradict each other.
     pub fn check_supported(&self) -> Result<(), RulesError> {
         if self.lion_tiger_equal && self.tiger_outranks_lion {
             return Err(RulesError::Conflict(
