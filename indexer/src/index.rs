@@ -21,6 +21,7 @@
 use crate::error::IndexError;
 use crate::material::Material;
 use jungletb_rules::{Color, Piece, Position, Ruleset, Square};
+use strength_reduce::StrengthReducedU32;
 
 /// Version of the index layout; table files record it.
 pub const INDEX_SCHEME_VERSION: u32 = 1;
@@ -44,6 +45,8 @@ pub struct PositionIndex {
     material: Material,
     /// Pieces in index order.
     pieces: Vec<Piece>,
+    /// Piece codes in index order (for the gather in `index_squares`).
+    codes: [u8; 16],
     /// Piece code → position in `pieces` (or `NONE`).
     slot_of: [u8; 16],
     sets: Vec<SquareSet>,
@@ -57,6 +60,12 @@ pub struct PositionIndex {
     rest_size: u64,
     placements: u64,
     sides: u64,
+    /// The divisors of decoding, precomputed as multiply-and-shift: decoding
+    /// divides by them 2 + (pieces - 2) times per position, and a hardware
+    /// division costs several times a multiplication.
+    fast_placements: StrengthReducedU32,
+    fast_rest_size: StrengthReducedU32,
+    fast_ranges: Vec<StrengthReducedU32>,
 }
 
 impl PositionIndex {
@@ -103,8 +112,10 @@ impl PositionIndex {
             debug_assert!(w[0].squares.iter().all(|&s| w[1].rank[s as usize] != NONE));
         }
         let mut slot_of = [NONE; 16];
+        let mut codes = [0u8; 16];
         for (i, p) in pieces.iter().enumerate() {
             slot_of[p.code()] = i as u8;
+            codes[i] = p.code() as u8;
         }
 
         // Canonical placements of the first two pieces under the mirror.
@@ -139,9 +150,14 @@ impl PositionIndex {
                 placements * sides
             )));
         }
+        let fast_ranges = ranges
+            .iter()
+            .map(|&r| StrengthReducedU32::new(r.max(1) as u32))
+            .collect();
         Ok(PositionIndex {
             material,
             pieces,
+            codes,
             slot_of,
             sets,
             pair_index,
@@ -150,6 +166,9 @@ impl PositionIndex {
             rest_size,
             placements,
             sides,
+            fast_placements: StrengthReducedU32::new(placements.max(1) as u32),
+            fast_rest_size: StrengthReducedU32::new(rest_size.max(1) as u32),
+            fast_ranges,
         })
     }
 
@@ -183,14 +202,35 @@ impl PositionIndex {
     #[inline]
     pub fn index_squares(&self, by_code: &[u8; 16], side: Color) -> u64 {
         if self.sides == 1 && side == Color::Black {
-            let (flipped, side) = color_flip_squares(by_code, side);
-            return self.index_squares(&flipped, side);
-        }
-        let mut sq = [0u8; 16];
-        for (i, p) in self.pieces.iter().enumerate() {
-            sq[i] = by_code[p.code()];
+            return self.index_color_swapped(by_code, side);
         }
         let n = self.pieces.len();
+        let mut sq = [0u8; 16];
+        for i in 0..n {
+            sq[i] = by_code[self.codes[i] as usize];
+        }
+        side.index() as u64 * self.placements + self.placement_index(&mut sq[..n])
+    }
+
+    /// The index of the colour swap (see [`color_flip_squares`]) of the
+    /// position given as raw squares and side to move, without building the
+    /// swapped position: the swap is folded into the gather of the squares.
+    /// The pieces of the swapped position must be exactly this material's.
+    #[inline]
+    pub fn index_color_swapped(&self, by_code: &[u8; 16], side: Color) -> u64 {
+        let side = side.opponent();
+        if self.sides == 1 && side == Color::Black {
+            // Equal material: Black to move is stored as its colour swap,
+            // which is the original position (with White to move).
+            return self.index_squares(by_code, Color::White);
+        }
+        let n = self.pieces.len();
+        let mut sq = [0u8; 16];
+        for i in 0..n {
+            // The swapped position's piece `c` stands where the original's
+            // piece of the other colour (`c ^ 8`) stood, rank-flipped.
+            sq[i] = FLIP[by_code[self.codes[i] as usize ^ 8] as usize];
+        }
         side.index() as u64 * self.placements + self.placement_index(&mut sq[..n])
     }
 
@@ -240,11 +280,9 @@ impl PositionIndex {
         } else {
             Color::White
         };
-        // Index sizes are below 2^32 (checked in `new`): 32-bit division is
-        // markedly cheaper than 64-bit on the machines we target.
-        let placement = (index % self.placements) as u32;
-        let rest_size = self.rest_size as u32;
-        let (pair, mut rest) = (placement / rest_size, placement % rest_size);
+        // Index sizes are below 2^32 (checked in `new`).
+        let placement = index as u32 % self.fast_placements;
+        let (pair, mut rest) = StrengthReducedU32::div_rem(placement, self.fast_rest_size);
         let (a, b, _) = self.pairs[pair as usize];
         let n = self.pieces.len();
         let mut sq = [0u8; 16];
@@ -252,9 +290,9 @@ impl PositionIndex {
         sq[1] = b;
         let mut digits = [0u32; 16];
         for k in (2..n).rev() {
-            let range = self.ranges[k - 2] as u32;
-            digits[k] = rest % range;
-            rest /= range;
+            let (q, r) = StrengthReducedU32::div_rem(rest, self.fast_ranges[k - 2]);
+            digits[k] = r;
+            rest = q;
         }
         for k in 2..n {
             let set = &self.sets[k];
@@ -279,14 +317,13 @@ impl PositionIndex {
             }
             sq[k] = set.squares[r as usize];
         }
-        let mut pos = Position::empty(side);
-        for (i, p) in self.pieces.iter().enumerate() {
-            pos.put(
-                *p,
-                Square::from_index(sq[i] as usize).expect("valid square"),
-            );
+        let mut by_code = [NONE; 16];
+        for i in 0..n {
+            by_code[self.codes[i] as usize] = sq[i];
         }
-        Some(pos)
+        let pos = Position::from_raw_squares(by_code, side);
+        debug_assert!(pos.is_some(), "decoding gives distinct squares");
+        pos
     }
 
     /// The position at `index` if that slot is the one its position is
@@ -403,6 +440,27 @@ mod tests {
             let (valid, size) = check_exhaustive(&m.to_string(), &r);
             let density = valid as f64 / size as f64;
             assert!(density > 0.95, "{name}: density {density}");
+        }
+    }
+
+    #[test]
+    fn color_swapped_index_matches_the_swapped_position() {
+        let r = Ruleset::standard();
+        for name in ["ELvTR", "RvR", "LRvE", "TRvTR"] {
+            let idx = PositionIndex::new(name.parse().unwrap(), &r).unwrap();
+            for i in (0..idx.size()).step_by(97) {
+                let Some(pos) = idx.canonical_position(i) else {
+                    continue;
+                };
+                // The colour swap has the swapped material; indexing it
+                // swapped back must land on the original slot.
+                let (swapped, side) = color_flip_squares(&pos.raw_squares(), pos.side_to_move());
+                assert_eq!(
+                    idx.index_color_swapped(&swapped, side),
+                    i,
+                    "{name} slot {i}"
+                );
+            }
         }
     }
 }

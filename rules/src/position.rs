@@ -58,6 +58,29 @@ impl Position {
         Ok(pos)
     }
 
+    /// Builds a position from raw squares by piece code (the inverse of
+    /// [`Position::raw_squares`]; 255 marks an absent piece): the fast path
+    /// for decoders. `None` if a square is off the board or used twice.
+    #[inline]
+    pub fn from_raw_squares(squares: [u8; 16], side: Color) -> Option<Position> {
+        let mut board = [EMPTY; Square::COUNT];
+        for (code, &s) in squares.iter().enumerate() {
+            if s == EMPTY {
+                continue;
+            }
+            let cell = board.get_mut(s as usize)?;
+            if *cell != EMPTY {
+                return None;
+            }
+            *cell = code as u8;
+        }
+        Some(Position {
+            board,
+            squares,
+            side,
+        })
+    }
+
     /// The side to move.
     #[inline]
     pub fn side_to_move(&self) -> Color {

@@ -2,7 +2,7 @@
 
 use crate::error::SolveError;
 use jungletb_format::{Table, Tablebase};
-use jungletb_indexer::{color_flip_squares, Material};
+use jungletb_indexer::Material;
 use jungletb_rules::{Move, Piece, Position, Value};
 use std::sync::Arc;
 
@@ -43,8 +43,7 @@ impl SubTables {
         sq[moved] = mv.to.index() as u8;
         let side = mover.opponent();
         let i = if *flip {
-            let (f, s) = color_flip_squares(&sq, side);
-            table.index().index_squares(&f, s)
+            table.index().index_color_swapped(&sq, side)
         } else {
             table.index().index_squares(&sq, side)
         };
