@@ -1,8 +1,13 @@
 //! Probe benchmark: random `probe_wdl` and `probe` of positions of 2 to 4
 //! pieces with the tables in the page cache, on 1 and 2 threads, and the
-//! latency distribution of single probes.
+//! latency distribution of single probes; for plain tables, compressed
+//! tables through memory maps and compressed tables through positional
+//! reads.
 
-use jungletb::format::{table_dir, Tablebase};
+use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
+use jungletb::format::{
+    table_dir, table_path, write_compressed_table, Backend, Table, Tablebase, TablebaseOptions,
+};
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::{Position, Ruleset};
 use jungletb::solver::{generate, GenerateOptions};
@@ -47,10 +52,55 @@ fn main() {
             positions.push(if next() % 2 == 0 { p } else { p.color_flip() });
         }
     }
-    let tb = Tablebase::open(root.path(), rules.clone()).unwrap();
-    let _ = table_dir(root.path(), &rules);
+    // The same tables compressed, in a second root.
+    let zroot = tempfile::tempdir().unwrap();
+    let (dir, zdir) = (
+        table_dir(root.path(), &rules),
+        table_dir(zroot.path(), &rules),
+    );
+    let (mut plain_bytes, mut zbytes) = (0, 0);
+    for m in &canonical {
+        let t = Table::open(&table_path(&dir, *m), &rules, *m).unwrap();
+        let (stats, _) = write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL).unwrap();
+        plain_bytes += t.file_len();
+        zbytes += stats.bytes;
+    }
+    println!(
+        "jungletb probe benchmark: {PROBES} random positions of 2-4 pieces ({} tables, page cache warm)",
+        materials.len()
+    );
+    println!(
+        "tables: plain {plain_bytes} bytes, compressed {zbytes} bytes ({:.1} %)",
+        100.0 * zbytes as f64 / plain_bytes as f64
+    );
+    let pread = TablebaseOptions {
+        backend: Backend::Pread,
+        ..TablebaseOptions::default()
+    };
+    let plain = Tablebase::open(root.path(), rules.clone()).unwrap();
+    let setups = [
+        ("plain, mmap", plain),
+        (
+            "compressed, mmap",
+            Tablebase::open(zroot.path(), rules.clone()).unwrap(),
+        ),
+        (
+            "compressed, pread",
+            Tablebase::open_with(zroot.path(), rules.clone(), pread).unwrap(),
+        ),
+    ];
+    for (label, tb) in &setups {
+        bench(label, tb, &positions);
+    }
+    // The compressed tables answer like the plain ones.
+    for p in positions.iter().take(100_000) {
+        assert_eq!(setups[0].1.probe(p).unwrap(), setups[1].1.probe(p).unwrap());
+    }
+}
+
+fn bench(label: &str, tb: &Tablebase, positions: &[Position]) {
     // Warm up: open every table, fault its pages in.
-    for p in &positions {
+    for p in positions {
         tb.probe_wdl(p).unwrap();
     }
     let run = |threads: usize, wdl_only: bool| -> Duration {
@@ -59,7 +109,6 @@ fn main() {
         std::thread::scope(|s| {
             for k in 0..threads {
                 let slice = &positions[k * per..(k + 1) * per];
-                let tb = &tb;
                 s.spawn(move || {
                     let mut sum = 0i64;
                     for p in slice {
@@ -75,14 +124,15 @@ fn main() {
         });
         t.elapsed()
     };
-    println!("jungletb probe benchmark: {PROBES} random positions of 2-4 pieces ({} tables, page cache warm)", materials.len());
+    println!("{label}:");
     for wdl_only in [true, false] {
         let name = if wdl_only { "probe_wdl" } else { "probe    " };
         let best = |threads| (0..3).map(|_| run(threads, wdl_only)).min().unwrap();
         let (one, two) = (best(1), best(2));
-        let rate = |d: Duration, t: usize| PROBES as f64 / d.as_secs_f64() / t as f64 / 1e6;
+        let n = positions.len();
+        let rate = |d: Duration, t: usize| n as f64 / d.as_secs_f64() / t as f64 / 1e6;
         println!(
-            "{name}: 1 thread {:.2} M probes/s, 2 threads {:.2} M probes/s/thread, speed-up {:.2}x",
+            "  {name}: 1 thread {:.2} M probes/s, 2 threads {:.2} M probes/s/thread, speed-up {:.2}x",
             rate(one, 1),
             rate(two, 2),
             one.as_secs_f64() / two.as_secs_f64()
@@ -99,7 +149,7 @@ fn main() {
         .collect();
     lat.sort_unstable();
     println!(
-        "probe_wdl latency (single probes, incl. ~20 ns timer overhead): median {} ns, p99 {} ns, max {} ns",
+        "  probe_wdl latency (single probes, incl. ~20 ns timer overhead): median {} ns, p99 {} ns, max {} ns",
         lat[lat.len() / 2],
         lat[lat.len() * 99 / 100],
         lat[lat.len() - 1]

@@ -58,6 +58,14 @@ pub enum TableError {
         /// Header or payload.
         part: &'static str,
     },
+    /// Opening the table would exceed the tablebase's limits on mapped
+    /// bytes and open files.
+    Limit {
+        /// The file.
+        path: PathBuf,
+        /// Which limits.
+        what: String,
+    },
     /// Any other inconsistency.
     Corrupt {
         /// The file.
@@ -111,6 +119,9 @@ impl fmt::Display for TableError {
                     "{}: {part} checksum mismatch: the file is corrupt",
                     path.display()
                 )
+            }
+            TableError::Limit { path, what } => {
+                write!(f, "{}: not opened: {what}", path.display())
             }
             TableError::Corrupt { path, what } => {
                 write!(f, "{}: corrupt table: {what}", path.display())

@@ -10,7 +10,7 @@
 //! | 16 | 8 | rule-set identifier ([`Ruleset::id`]) |
 //! | 24 | 8 | index size (slots) |
 //! | 32 | 1 | value width in bytes (1 or 2) |
-//! | 33 | 1 | flags (bit 0: White to move only) |
+//! | 33 | 1 | flags (bit 0: White to move only; bit 1: compressed payload) |
 //! | 34 | 1 | White's animal mask |
 //! | 35 | 1 | Black's animal mask |
 //! | 36 | 4 | header length (payload offset, a multiple of 64) |
@@ -23,7 +23,9 @@
 //! | … | 4 | header CRC-32 of every byte before it |
 //! | … | | zero padding to the header length |
 //!
-//! The payload is one value per index slot ([`crate::encoding`]).
+//! The payload is one value per index slot ([`crate::encoding`]), or for
+//! compressed tables (`.jtbz`) the block streams of [`crate::compressed`];
+//! their value width is that of the stored distances.
 
 use crate::error::TableError;
 use jungletb_indexer::Material;
@@ -72,6 +74,8 @@ pub struct Header {
     pub value_width: u8,
     /// Only White-to-move positions are stored.
     pub white_to_move_only: bool,
+    /// The payload is compressed (a `.jtbz` distribution table).
+    pub compressed: bool,
     /// Offset of the payload.
     pub header_len: u32,
     /// Payload length in bytes.
@@ -102,7 +106,7 @@ impl Header {
         b.extend_from_slice(&self.ruleset_id.to_le_bytes());
         b.extend_from_slice(&self.index_size.to_le_bytes());
         b.push(self.value_width);
-        b.push(self.white_to_move_only as u8);
+        b.push(self.white_to_move_only as u8 | (self.compressed as u8) << 1);
         b.push(self.material.mask(Color::White));
         b.push(self.material.mask(Color::Black));
         b.extend_from_slice(&Self::len_for(&self.ruleset, &self.material).to_le_bytes());
@@ -216,6 +220,13 @@ impl Header {
         if material.to_string() != name || !material.is_canonical() {
             return Err(corrupt("material name and masks disagree"));
         }
+        let flags = bytes[33];
+        if flags & !0b11 != 0 {
+            return Err(TableError::UnsupportedVersion {
+                path: p(),
+                what: format!("header flags {flags:#04x}"),
+            });
+        }
         let value_width = bytes[32];
         if value_width != 1 && value_width != 2 {
             return Err(corrupt(&format!("value width {value_width}")));
@@ -240,13 +251,16 @@ impl Header {
             material,
             index_size: u64_at(24),
             value_width,
-            white_to_move_only: bytes[33] & 1 != 0,
+            white_to_move_only: flags & 1 != 0,
+            compressed: flags & 2 != 0,
             header_len,
             payload_len: u64_at(40),
             payload_crc: u32_at(48),
             sides,
         };
-        if header.payload_len != header.index_size.saturating_mul(value_width as u64) {
+        if !header.compressed
+            && header.payload_len != header.index_size.saturating_mul(value_width as u64)
+        {
             return Err(corrupt("payload length disagrees with index size"));
         }
         let expected = header_len as u64 + header.payload_len;

@@ -3,8 +3,11 @@
 //! - [`header`]: the file header (magic, versions, rule set, material,
 //!   value width, counts, checksums).
 //! - [`encoding`]: how a [`Value`](jungletb_rules::Value) is stored.
-//! - [`write_table`]: the writer (temporary file + atomic rename).
-//! - [`Table`]: one validated, memory-mapped table file.
+//! - [`write_table`]: the writer (temporary file + atomic rename);
+//!   [`write_compressed_table`] writes the compressed distribution form
+//!   ([`compressed`]).
+//! - [`Table`]: one validated table file, plain or compressed, read through
+//!   a memory map or positional reads ([`Backend`]).
 //! - [`Tablebase`]: the front door for probing: values, best moves, the line
 //!   to the end of the game. `Send + Sync`; tables open lazily.
 //!
@@ -17,6 +20,7 @@
 //! # Ok::<(), jungletb_format::ProbeError>(())
 //! ```
 
+pub mod compressed;
 pub mod encoding;
 mod error;
 pub mod header;
@@ -24,8 +28,12 @@ mod table;
 mod tablebase;
 mod writer;
 
+pub use compressed::CompressedSizes;
 pub use error::{ProbeError, TableError};
 pub use header::{Header, SideStats, FORMAT_VERSION, MAGIC};
-pub use table::Table;
-pub use tablebase::{table_dir, table_path, RootMove, Tablebase, TABLE_EXTENSION};
-pub use writer::{write_table, TableStats};
+pub use table::{Backend, Table};
+pub use tablebase::{
+    compressed_table_path, table_dir, table_path, RootMove, Tablebase, TablebaseOptions,
+    COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
+pub use writer::{write_compressed_table, write_table, TableStats};

@@ -1,31 +1,87 @@
-//! One table file, validated and memory-mapped.
+//! One table file, validated, read through a memory map or positional reads.
 
-use crate::encoding::decode;
+use crate::compressed::{self, Layout, Stream};
+use crate::encoding::{decode, encode, RAW_UNUSED};
 use crate::error::TableError;
 use crate::header::Header;
 use jungletb_indexer::{Material, PositionIndex};
-use jungletb_rules::{Position, Ruleset, Value};
+use jungletb_rules::{Position, Ruleset, Value, Wdl};
 use memmap2::Mmap;
+use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a table's bytes are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// A read-only memory map: the fastest; costs address space, no file
+    /// descriptor.
+    #[default]
+    Mmap,
+    /// Positional reads (`pread`) of the bytes a probe needs: no mapping,
+    /// one open file per table, a system call per probe.
+    Pread,
+}
+
+enum Source {
+    Map(Mmap),
+    File(File),
+}
 
 /// A validated table: header checked, rule set and material matched,
-/// payload checksum verified, values read through a memory map.
+/// payload checksum verified. Plain (`.jtb`, one value per slot) and
+/// compressed (`.jtbz`, see [`crate::compressed`]) tables answer the same
+/// queries.
 pub struct Table {
     path: PathBuf,
     header: Header,
     index: PositionIndex,
-    map: Mmap,
-    offset: usize,
+    source: Source,
+    backend: Backend,
+    offset: u64,
+    file_len: u64,
+    layout: Option<Layout>,
+    /// Distinguishes this table in the per-thread block cache.
+    uid: u64,
+}
+
+static NEXT_UID: AtomicU64 = AtomicU64::new(1);
+
+/// The last decoded block of each stream, per thread.
+struct BlockCache {
+    key: (u64, u64),
+    data: Vec<u8>,
+}
+
+thread_local! {
+    static CACHE: RefCell<[BlockCache; 2]> = const {
+        RefCell::new([
+            BlockCache { key: (0, 0), data: Vec::new() },
+            BlockCache { key: (0, 0), data: Vec::new() },
+        ])
+    };
+    /// Compressed bytes fetched by positional reads.
+    static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Table {
     /// Opens and fully validates the table of `material` at `path` for
-    /// `rules`. Every check (magic, versions, sizes, rule set, material,
-    /// both checksums) happens here, so a `Table` never answers from a bad
-    /// file.
+    /// `rules`, memory-mapped. Every check (magic, versions, sizes, rule set,
+    /// material, both checksums, the block index of compressed tables)
+    /// happens here, so a `Table` never answers from a bad file.
     pub fn open(path: &Path, rules: &Ruleset, material: Material) -> Result<Table, TableError> {
-        let table = Self::open_unchecked_ruleset(path)?;
+        Self::open_with(path, rules, material, Backend::Mmap)
+    }
+
+    /// [`Table::open`] with a choice of [`Backend`].
+    pub fn open_with(
+        path: &Path,
+        rules: &Ruleset,
+        material: Material,
+        backend: Backend,
+    ) -> Result<Table, TableError> {
+        let table = Self::open_unchecked_ruleset(path, backend)?;
         table.header.check_ruleset(rules, path)?;
         if table.header.material != material {
             return Err(TableError::WrongMaterial {
@@ -40,10 +96,10 @@ impl Table {
     /// Opens and validates a table file under whatever rule set it records
     /// (for `info`). Checksums are verified.
     pub fn open_any(path: &Path) -> Result<Table, TableError> {
-        Self::open_unchecked_ruleset(path)
+        Self::open_unchecked_ruleset(path, Backend::Mmap)
     }
 
-    fn open_unchecked_ruleset(path: &Path) -> Result<Table, TableError> {
+    fn open_unchecked_ruleset(path: &Path, backend: Backend) -> Result<Table, TableError> {
         let io = |e: std::io::Error| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 TableError::Missing(path.to_path_buf())
@@ -54,58 +110,83 @@ impl Table {
                 }
             }
         };
+        let corrupt = |what: String| TableError::Corrupt {
+            path: path.to_path_buf(),
+            what,
+        };
         let file = File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         if len == 0 {
             return Err(TableError::NotATable(path.to_path_buf()));
         }
-        // SAFETY: the map is read-only. Table files are written once under a
-        // temporary name and renamed into place, never modified in place, so
-        // the mapped bytes do not change while mapped (unless another program
-        // writes them, which no jungletb tool does).
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::Random);
-        let header = Header::parse(&map, len, path)?;
-        let rules =
-            Ruleset::from_canonical_string(&header.ruleset).map_err(|e| TableError::Corrupt {
-                path: path.to_path_buf(),
-                what: format!("rule set: {e}"),
-            })?;
+        let source = match backend {
+            Backend::Mmap => {
+                // SAFETY: the map is read-only. Table files are written once
+                // under a temporary name and renamed into place, never
+                // modified in place, so the mapped bytes do not change while
+                // mapped (unless another program writes them, which no
+                // jungletb tool does).
+                let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+                #[cfg(unix)]
+                let _ = map.advise(memmap2::Advice::Random);
+                Source::Map(map)
+            }
+            Backend::Pread => Source::File(file),
+        };
+        let header_bytes = read_range(&source, 0, len.min(1 << 16) as usize).map_err(io)?;
+        let header = Header::parse(&header_bytes, len, path)?;
+        let rules = Ruleset::from_canonical_string(&header.ruleset)
+            .map_err(|e| corrupt(format!("rule set: {e}")))?;
         if rules.id() != header.ruleset_id {
-            return Err(TableError::Corrupt {
-                path: path.to_path_buf(),
-                what: "rule-set identifier does not match its options".into(),
-            });
+            return Err(corrupt(
+                "rule-set identifier does not match its options".into(),
+            ));
         }
         let index =
-            PositionIndex::new(header.material, &rules).map_err(|e| TableError::Corrupt {
-                path: path.to_path_buf(),
-                what: e.to_string(),
-            })?;
+            PositionIndex::new(header.material, &rules).map_err(|e| corrupt(e.to_string()))?;
         if index.size() != header.index_size {
-            return Err(TableError::Corrupt {
-                path: path.to_path_buf(),
-                what: format!(
-                    "index size {} does not match the material's {}",
-                    header.index_size,
-                    index.size()
-                ),
-            });
+            return Err(corrupt(format!(
+                "index size {} does not match the material's {}",
+                header.index_size,
+                index.size()
+            )));
         }
-        let offset = header.header_len as usize;
-        if crc32fast::hash(&map[offset..]) != header.payload_crc {
+        let offset = header.header_len as u64;
+        // The payload checksum, in pieces (no need to hold a whole file).
+        let mut crc = crc32fast::Hasher::new();
+        let mut at = offset;
+        while at < len {
+            let n = (len - at).min(1 << 20) as usize;
+            with_range(&source, at, n, |b| crc.update(b)).map_err(io)?;
+            at += n as u64;
+        }
+        if crc.finalize() != header.payload_crc {
             return Err(TableError::ChecksumMismatch {
                 path: path.to_path_buf(),
                 part: "payload",
             });
         }
+        let layout = if header.compressed {
+            let payload_len = len - offset;
+            let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
+            let fixed = read_range(&source, offset, fixed_len).map_err(io)?;
+            let prefix_len = Layout::prefix_len(&fixed, index.size()).map_err(corrupt)?;
+            let prefix =
+                read_range(&source, offset, prefix_len.min(payload_len) as usize).map_err(io)?;
+            Some(Layout::parse(&prefix, offset, len - offset, index.size()).map_err(corrupt)?)
+        } else {
+            None
+        };
         Ok(Table {
             path: path.to_path_buf(),
             header,
             index,
-            map,
+            source,
+            backend,
             offset,
+            file_len: len,
+            layout,
+            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
@@ -124,28 +205,153 @@ impl Table {
         &self.index
     }
 
-    /// The raw stored value of slot `i` (see [`crate::encoding`]).
-    /// `i` must be below the index size.
-    #[inline]
-    pub fn raw(&self, i: u64) -> u16 {
-        let i = i as usize;
-        match self.header.value_width {
-            1 => self.map[self.offset + i] as u16,
-            _ => {
-                let o = self.offset + 2 * i;
-                u16::from_le_bytes([self.map[o], self.map[o + 1]])
-            }
+    /// How the table is read.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Bytes of the WDL and DTM streams of a compressed table.
+    pub fn compressed_sizes(&self) -> Option<crate::CompressedSizes> {
+        self.layout.map(|l| crate::CompressedSizes {
+            wdl_bytes: 8 * (l.wdl.blocks + 1) + l.wdl.data_len,
+            dtm_bytes: 8 * (l.dtm.blocks + 1) + l.dtm.data_len,
+        })
+    }
+
+    /// True for a compressed (`.jtbz`) table.
+    pub fn is_compressed(&self) -> bool {
+        self.layout.is_some()
+    }
+
+    fn io_error(&self, e: std::io::Error) -> TableError {
+        TableError::Io {
+            path: self.path.clone(),
+            message: e.to_string(),
         }
     }
 
-    /// The value of slot `i`; an error if the slot is unused (which a probe
-    /// of a real position never hits unless the file is inconsistent).
+    fn corrupt(&self, what: String) -> TableError {
+        TableError::Corrupt {
+            path: self.path.clone(),
+            what,
+        }
+    }
+
+    /// The raw value of slot `i` of a plain table (see [`crate::encoding`]).
+    #[inline]
+    fn raw_plain(&self, i: u64) -> Result<u16, TableError> {
+        let width = self.header.value_width as u64;
+        let at = self.offset + width * i;
+        if let Source::Map(map) = &self.source {
+            // Fast path: in range because `i` is below the index size and
+            // the file length was checked against it.
+            let at = at as usize;
+            return match width {
+                1 => map.get(at).map(|&b| b as u16),
+                _ => map
+                    .get(at..at + 2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            }
+            .ok_or_else(|| self.corrupt(format!("slot {i} beyond the end")));
+        }
+        let mut b = [0u8; 2];
+        with_range(&self.source, at, width as usize, |s| {
+            b[..s.len()].copy_from_slice(s)
+        })
+        .map_err(|e| self.io_error(e))?;
+        Ok(if width == 1 {
+            b[0] as u16
+        } else {
+            u16::from_le_bytes(b)
+        })
+    }
+
+    /// Runs `f` on decoded block `k` of `stream` (from this thread's cache
+    /// when it was the last block of that stream decoded here).
+    fn with_block<R>(
+        &self,
+        layout: &Layout,
+        stream: Stream,
+        k: u64,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R, TableError> {
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let slot = &mut cache[stream as usize];
+            if slot.key != (self.uid, k) {
+                let (section, raw_total) = layout.section(stream);
+                let mut o = [0u8; 16];
+                with_range(&self.source, section.offsets_at + 8 * k, 16, |b| {
+                    o.copy_from_slice(b)
+                })
+                .map_err(|e| self.io_error(e))?;
+                let start = u64::from_le_bytes(o[..8].try_into().expect("8 bytes"));
+                let end = u64::from_le_bytes(o[8..].try_into().expect("8 bytes"));
+                // Offsets were checked at open; re-checked here because they
+                // are read again (the file could have been replaced).
+                if start > end || end > section.data_len {
+                    return Err(self.corrupt(format!("{stream:?} block {k}: bad offsets")));
+                }
+                slot.key = (0, 0);
+                slot.data.resize(section.raw_len(k, raw_total), 0);
+                let out = &mut slot.data;
+                with_range(
+                    &self.source,
+                    section.data_at + start,
+                    (end - start) as usize,
+                    |stored| compressed::decode_block(stream, stored, out),
+                )
+                .map_err(|e| self.io_error(e))?
+                .map_err(|e| self.corrupt(format!("{stream:?} block {k}: {e}")))?;
+                slot.key = (self.uid, k);
+            }
+            Ok(f(&slot.data))
+        })
+    }
+
+    fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
+        let (k, j) = layout.wdl.locate(i);
+        self.with_block(layout, Stream::Wdl, k, |b| compressed::wdl_in_block(b, j))?
+            .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))
+    }
+
+    fn value_compressed(&self, layout: &Layout, i: u64) -> Result<Value, TableError> {
+        let wdl = self.wdl_compressed(layout, i)?;
+        if wdl == Wdl::Draw {
+            return Ok(Value::Draw);
+        }
+        let (k, j) = layout.dtm.locate(i);
+        let width = layout.dtm_width;
+        let half = self.with_block(layout, Stream::Dtm, k, |b| {
+            compressed::dtm_in_block(b, j, width)
+        })?;
+        Ok(compressed::value_from(wdl, half))
+    }
+
+    /// The value of slot `i`, which must hold a position (`i` below the
+    /// index size). Plain tables report an unused slot as an error; in
+    /// compressed tables unused slots hold an arbitrary value.
     #[inline]
     pub fn value_at(&self, i: u64) -> Result<Value, TableError> {
-        decode(self.raw(i)).ok_or_else(|| TableError::Corrupt {
-            path: self.path.clone(),
-            what: format!("slot {i} is marked unused but holds a position"),
-        })
+        if i >= self.index.size() {
+            return Err(self.corrupt(format!("slot {i} out of range")));
+        }
+        match &self.layout {
+            None => decode(self.raw_plain(i)?).ok_or_else(|| {
+                self.corrupt(format!("slot {i} is marked unused but holds a position"))
+            }),
+            Some(layout) => self.value_compressed(layout, i),
+        }
+    }
+
+    /// Win, draw or loss at slot `i`: reads only the WDL stream of
+    /// compressed tables.
+    #[inline]
+    pub fn wdl_at(&self, i: u64) -> Result<Wdl, TableError> {
+        match &self.layout {
+            Some(layout) if i < self.index.size() => self.wdl_compressed(layout, i),
+            _ => self.value_at(i).map(Value::wdl),
+        }
     }
 
     /// The value of `pos`, whose material must be this table's (canonical)
@@ -155,10 +361,88 @@ impl Table {
         self.value_at(self.index.index(pos))
     }
 
+    /// Win, draw or loss of `pos` (see [`Table::probe`]).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        self.wdl_at(self.index.index(pos))
+    }
+
+    /// Every slot's raw value (see [`crate::encoding`]), decoded in order:
+    /// for compressing, comparing and checking whole tables. Unused slots of
+    /// compressed tables (whose values are not stored) read as unused.
+    pub fn raw_values(&self) -> Result<Vec<u16>, TableError> {
+        let n = self.index.size();
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let raw = match &self.layout {
+                None => self.raw_plain(i)?,
+                Some(_) if !self.index.is_canonical_slot(i) => RAW_UNUSED,
+                Some(layout) => {
+                    let v = self.value_compressed(layout, i)?;
+                    encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))?
+                }
+            };
+            out.push(raw);
+        }
+        Ok(out)
+    }
+
     /// Number of bytes of the file.
     pub fn file_len(&self) -> u64 {
-        self.map.len() as u64
+        self.file_len
     }
+}
+
+/// Runs `f` on bytes `at..at + len` of the source.
+#[inline]
+fn with_range<R>(
+    source: &Source,
+    at: u64,
+    len: usize,
+    f: impl FnOnce(&[u8]) -> R,
+) -> std::io::Result<R> {
+    match source {
+        Source::Map(map) => {
+            let bytes = usize::try_from(at)
+                .ok()
+                .and_then(|a| map.get(a..a.checked_add(len)?))
+                .ok_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read beyond the end")
+                })?;
+            Ok(f(bytes))
+        }
+        Source::File(file) => READ_BUF.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.resize(len, 0);
+            read_exact_at(file, &mut buf, at)?;
+            Ok(f(&buf))
+        }),
+    }
+}
+
+fn read_range(source: &Source, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
+    with_range(source, at, len, |b| b.to_vec())
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, at)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
 }
 
 impl std::fmt::Debug for Table {

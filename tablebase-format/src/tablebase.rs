@@ -1,14 +1,17 @@
 //! The probe front door: a directory of tables for one rule set.
 
 use crate::error::{ProbeError, TableError};
-use crate::table::Table;
+use crate::table::{Backend, Table};
 use jungletb_indexer::Material;
 use jungletb_rules::{Move, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-/// File extension of table files.
+/// File extension of (plain) table files.
 pub const TABLE_EXTENSION: &str = "jtb";
+/// File extension of compressed table files.
+pub const COMPRESSED_EXTENSION: &str = "jtbz";
 
 /// The directory holding the tables of `rules` under the tables root `root`:
 /// `root/<rule-set label>` (e.g. `tables/standard`).
@@ -19,6 +22,36 @@ pub fn table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
 /// The file of `material` in a rule set's directory: `dir/ELvR.jtb`.
 pub fn table_path(dir: &Path, material: Material) -> PathBuf {
     dir.join(format!("{material}.{TABLE_EXTENSION}"))
+}
+
+/// The compressed file of `material` in a rule set's directory:
+/// `dir/ELvR.jtbz`.
+pub fn compressed_table_path(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{material}.{COMPRESSED_EXTENSION}"))
+}
+
+/// How a [`Tablebase`] reads its tables, and how much it may hold open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TablebaseOptions {
+    /// How tables are read: memory maps (default) or positional reads.
+    pub backend: Backend,
+    /// Most bytes of table files mapped at once. Tables opened beyond it are
+    /// read with positional reads instead (default: no limit).
+    pub max_mapped_bytes: u64,
+    /// Most table files held open for positional reads (mapped tables hold
+    /// no file open). A probe needing a table beyond both limits fails with
+    /// [`TableError::Limit`]; tables once open stay open (default: 512).
+    pub max_open_files: u64,
+}
+
+impl Default for TablebaseOptions {
+    fn default() -> Self {
+        TablebaseOptions {
+            backend: Backend::Mmap,
+            max_mapped_bytes: u64::MAX,
+            max_open_files: 512,
+        }
+    }
 }
 
 /// A legal move with the value it leads to, for the side playing it.
@@ -38,8 +71,13 @@ type Slot = OnceLock<Result<Arc<Table>, Box<TableError>>>;
 pub struct Tablebase {
     dir: PathBuf,
     rules: Ruleset,
+    options: TablebaseOptions,
     /// By material code; each table is opened (and checksummed) on first use.
     slots: Box<[Slot]>,
+    /// Bytes of table files mapped so far.
+    mapped_bytes: AtomicU64,
+    /// Table files held open for positional reads.
+    open_files: AtomicU64,
 }
 
 impl Tablebase {
@@ -77,10 +115,33 @@ impl Tablebase {
         Ok(Self::with_dir(dir, rules))
     }
 
+    /// [`Tablebase::open`] with options (backend, limits).
+    pub fn open_with(
+        root: impl AsRef<Path>,
+        rules: Ruleset,
+        options: TablebaseOptions,
+    ) -> Result<Tablebase, ProbeError> {
+        let mut tb = Self::open(root, rules)?;
+        tb.options = options;
+        Ok(tb)
+    }
+
     /// Uses `dir` itself as the rule set's directory (no `<label>` subfolder).
     pub fn with_dir(dir: PathBuf, rules: Ruleset) -> Tablebase {
         let slots = (0..256 * 256).map(|_| OnceLock::new()).collect();
-        Tablebase { dir, rules, slots }
+        Tablebase {
+            dir,
+            rules,
+            options: TablebaseOptions::default(),
+            slots,
+            mapped_bytes: AtomicU64::new(0),
+            open_files: AtomicU64::new(0),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &TablebaseOptions {
+        &self.options
     }
 
     /// The rule set.
@@ -96,10 +157,59 @@ impl Tablebase {
     /// The slot of a material's table, opening the table on first use.
     fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
         let m = material.canonical().0;
-        self.slots[m.code()].get_or_init(|| {
-            Table::open(&table_path(&self.dir, m), &self.rules, m)
-                .map(Arc::new)
-                .map_err(Box::new)
+        self.slots[m.code()].get_or_init(|| self.open_table(m).map(Arc::new).map_err(Box::new))
+    }
+
+    /// Opens the table of canonical material `m`: the plain file if there is
+    /// one, else the compressed one; mapped or read by positional reads as
+    /// the options and limits allow.
+    fn open_table(&self, m: Material) -> Result<Table, TableError> {
+        let plain = table_path(&self.dir, m);
+        let path = if plain.exists() {
+            plain
+        } else {
+            let compressed = compressed_table_path(&self.dir, m);
+            if !compressed.exists() {
+                return Err(TableError::Missing(plain));
+            }
+            compressed
+        };
+        let len = std::fs::metadata(&path)
+            .map_err(|e| TableError::Io {
+                path: path.clone(),
+                message: e.to_string(),
+            })?
+            .len();
+        let o = &self.options;
+        // Reserve before opening so that threads opening tables at once
+        // cannot overshoot a limit together; released on failure.
+        let backend = if o.backend == Backend::Mmap
+            && self.mapped_bytes.fetch_add(len, Ordering::Relaxed) + len <= o.max_mapped_bytes
+        {
+            Backend::Mmap
+        } else {
+            if o.backend == Backend::Mmap {
+                self.mapped_bytes.fetch_sub(len, Ordering::Relaxed);
+            }
+            if self.open_files.fetch_add(1, Ordering::Relaxed) >= o.max_open_files {
+                self.open_files.fetch_sub(1, Ordering::Relaxed);
+                return Err(TableError::Limit {
+                    path,
+                    what: format!(
+                        "opening it would exceed the limits of {} mapped bytes and {} open files",
+                        o.max_mapped_bytes, o.max_open_files
+                    ),
+                });
+            }
+            Backend::Pread
+        };
+        Table::open_with(&path, &self.rules, m, backend).inspect_err(|_| match backend {
+            Backend::Mmap => {
+                self.mapped_bytes.fetch_sub(len, Ordering::Relaxed);
+            }
+            Backend::Pread => {
+                self.open_files.fetch_sub(1, Ordering::Relaxed);
+            }
         })
     }
 
@@ -130,25 +240,37 @@ impl Tablebase {
     }
 
     /// Win, draw or loss for the side to move: the fast path for search
-    /// (same cost as [`Tablebase::probe`] today, as both read one byte; kept
-    /// separate so compressed tables can serve it from smaller blocks).
+    /// (reads only the WDL blocks of compressed tables).
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        self.probe(pos).map(Value::wdl)
+        pos.validate(&self.rules)
+            .map_err(|e| ProbeError::Position(e.to_string()))?;
+        self.with_table(pos, Table::probe_wdl)
     }
 
     /// [`Tablebase::probe`] without re-validating the position (for
     /// positions reached by legal moves from a valid one).
     fn probe_valid(&self, pos: &Position) -> Result<Value, ProbeError> {
+        self.with_table(pos, Table::probe)
+    }
+
+    /// Runs `probe` on the table of `pos`'s material with `pos` in that
+    /// table's colour order.
+    #[inline]
+    fn with_table<R>(
+        &self,
+        pos: &Position,
+        probe: impl Fn(&Table, &Position) -> Result<R, TableError>,
+    ) -> Result<R, ProbeError> {
         let material = Material::of_position(pos).ok_or_else(|| {
             ProbeError::GameOver("a side has no pieces left, so there is nothing to probe".into())
         })?;
         let (canonical, flipped) = material.canonical();
         let table = self.table_ref(canonical)?;
         let value = if flipped {
-            table.probe(&pos.color_flip())
+            probe(table, &pos.color_flip())
         } else {
-            table.probe(pos)
+            probe(table, pos)
         };
         value.map_err(ProbeError::from)
     }

@@ -1,10 +1,12 @@
 //! Writing table files: a temporary file in the target directory, renamed
 //! into place only once complete and synced.
 
+use crate::compressed::{self, CompressedSizes};
 use crate::encoding::{decode, RAW_UNUSED};
 use crate::error::TableError;
 use crate::header::{Header, SideStats, FORMAT_VERSION};
-use crate::tablebase::table_path;
+use crate::table::Table;
+use crate::tablebase::{compressed_table_path, table_path};
 use jungletb_indexer::PositionIndex;
 use jungletb_rules::{Ruleset, Value};
 use std::io::{BufWriter, Write};
@@ -33,10 +35,6 @@ pub fn write_table(
 ) -> Result<TableStats, TableError> {
     let material = index.material();
     let path = table_path(dir, material);
-    let io = |e: std::io::Error| TableError::Io {
-        path: path.clone(),
-        message: e.to_string(),
-    };
     if raw.len() as u64 != index.size() {
         return Err(TableError::Corrupt {
             path: path.clone(),
@@ -70,7 +68,6 @@ pub fn write_table(
         }
     }
     let value_width: u8 = if max_raw <= u8::MAX as u16 { 1 } else { 2 };
-    let mut payload_crc = crc32fast::Hasher::new();
     let ruleset = rules.canonical_string();
     let mut header = Header {
         format_version: FORMAT_VERSION,
@@ -81,21 +78,13 @@ pub fn write_table(
         index_size: index.size(),
         value_width,
         white_to_move_only: index.white_to_move_only(),
+        compressed: false,
         header_len: Header::len_for(&ruleset, &material),
         payload_len: index.size() * value_width as u64,
         payload_crc: 0,
         sides,
     };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{material}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-        // Placeholder header; rewritten once the payload checksum is known.
-        w.write_all(&header.to_bytes()).map_err(io)?;
+    write_atomically(dir, &path, &mut header, |w, crc| {
         let mut chunk = Vec::with_capacity(1 << 16);
         for block in raw.chunks(1 << 15) {
             chunk.clear();
@@ -106,9 +95,82 @@ pub fn write_table(
                     chunk.extend_from_slice(&r.to_le_bytes());
                 }
             }
-            payload_crc.update(&chunk);
-            w.write_all(&chunk).map_err(io)?;
+            crc.update(&chunk);
+            w.write_all(&chunk)?;
         }
+        Ok(())
+    })?;
+    let bytes = header.header_len as u64 + header.payload_len;
+    Ok(TableStats {
+        header,
+        path,
+        bytes,
+    })
+}
+
+/// Writes the compressed distribution table (`.jtbz`, see
+/// [`crate::compressed`]) of `table` into `dir`, with distance blocks at
+/// zstd level `zstd_level`. Like [`write_table`], the file appears under its
+/// final name only when complete. The caller should check the result
+/// decodes to the same values (`jungletb compress` does).
+pub fn write_compressed_table(
+    dir: &Path,
+    table: &Table,
+    zstd_level: i32,
+) -> Result<(TableStats, CompressedSizes), TableError> {
+    let material = table.header().material;
+    let path = compressed_table_path(dir, material);
+    let raw = table.raw_values()?;
+    let (payload, width, sizes) =
+        compressed::compress_payload(&raw, zstd_level).map_err(|e| TableError::Io {
+            path: path.clone(),
+            message: format!("compressing: {e}"),
+        })?;
+    let mut header = table.header().clone();
+    header.compressed = true;
+    header.value_width = width;
+    header.payload_len = payload.len() as u64;
+    write_atomically(dir, &path, &mut header, |w, crc| {
+        crc.update(&payload);
+        w.write_all(&payload)
+    })?;
+    let bytes = header.header_len as u64 + header.payload_len;
+    Ok((
+        TableStats {
+            header,
+            path,
+            bytes,
+        },
+        sizes,
+    ))
+}
+
+/// Writes `header` and the payload `write_payload` produces (which also
+/// feeds the payload checksum) to a temporary file in `dir`, then renames it
+/// to `path` once complete and synced. An existing file at `path` is
+/// replaced atomically; nothing is left behind on error.
+fn write_atomically(
+    dir: &Path,
+    path: &Path,
+    header: &mut Header,
+    write_payload: impl FnOnce(&mut dyn Write, &mut crc32fast::Hasher) -> std::io::Result<()>,
+) -> Result<(), TableError> {
+    let io = |e: std::io::Error| TableError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", header.material))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io)?;
+    let mut payload_crc = crc32fast::Hasher::new();
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        // Placeholder header; rewritten once the payload checksum is known.
+        w.write_all(&header.to_bytes()).map_err(io)?;
+        write_payload(&mut w, &mut payload_crc).map_err(io)?;
         w.flush().map_err(io)?;
     }
     header.payload_crc = payload_crc.finalize();
@@ -126,14 +188,9 @@ pub fn write_table(
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644)).map_err(io)?;
     }
-    tmp.persist(&path).map_err(|e| io(e.error))?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all(); // make the rename durable where supported
     }
-    let bytes = header.header_len as u64 + header.payload_len;
-    Ok(TableStats {
-        header,
-        path,
-        bytes,
-    })
+    Ok(())
 }

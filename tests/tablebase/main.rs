@@ -3,6 +3,7 @@
 //! probing, and bad table files.
 
 mod bad_tables;
+mod compressed;
 mod fixture;
 mod probe_api;
 mod published;

@@ -1,8 +1,9 @@
 //! `jungletb verify`.
 
+use crate::cmd_compress::same_values;
 use crate::common::CmdResult;
 use clap::Args as ClapArgs;
-use jungletb_format::{Header, Tablebase, TABLE_EXTENSION};
+use jungletb_format::{Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
 use jungletb_solver::verify_material;
 use std::collections::BTreeMap;
@@ -42,7 +43,8 @@ pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, String> {
         let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
         for e in rd.filter_map(|e| e.ok()) {
             let p = e.path();
-            if p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION) {
+            let ext = p.extension().and_then(|x| x.to_str());
+            if ext == Some(TABLE_EXTENSION) || ext == Some(COMPRESSED_EXTENSION) {
                 files.push(p);
             }
         }
@@ -55,7 +57,7 @@ pub fn run(a: Args) -> CmdResult {
     let files = table_files(&a.tables)?;
     if files.is_empty() {
         return Err(format!(
-            "no table files (*.{TABLE_EXTENSION}) in '{}'",
+            "no table files (*.{TABLE_EXTENSION}, *.{COMPRESSED_EXTENSION}) in '{}'",
             a.tables.display()
         ));
     }
@@ -80,7 +82,12 @@ pub fn run(a: Args) -> CmdResult {
                 continue;
             }
         };
-        let expected_name = format!("{}.{TABLE_EXTENSION}", header.material);
+        let ext = if header.compressed {
+            COMPRESSED_EXTENSION
+        } else {
+            TABLE_EXTENSION
+        };
+        let expected_name = format!("{}.{ext}", header.material);
         if path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
             println!(
                 "FAIL {}: holds {}, so it must be named {expected_name}",
@@ -92,6 +99,32 @@ pub fn run(a: Args) -> CmdResult {
         }
         let rules = Ruleset::from_canonical_string(&header.ruleset).map_err(|e| e.to_string())?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let plain_sibling = path.with_extension(TABLE_EXTENSION);
+        if header.compressed && plain_sibling.exists() {
+            // The plain table beside it is verified on its own; the
+            // compressed one must decode to exactly its values.
+            let check = Table::open_any(path)
+                .and_then(|c| Ok((c, Table::open_any(&plain_sibling)?)))
+                .map_err(|e| e.to_string())
+                .and_then(|(c, p)| same_values(&p, &c).map(|()| p.header().sides));
+            match check {
+                Ok(sides) => {
+                    checked += sides.iter().map(|s| s.positions).sum::<u64>();
+                    if !a.quiet {
+                        println!(
+                            "ok   {} (same values as {})",
+                            path.display(),
+                            plain_sibling.display()
+                        );
+                    }
+                }
+                Err(e) => {
+                    bad += 1;
+                    println!("FAIL {}: {e}", path.display());
+                }
+            }
+            continue;
+        }
         let tb = bases
             .entry((dir.clone(), rules.id()))
             .or_insert_with(|| Tablebase::with_dir(dir, rules.clone()));

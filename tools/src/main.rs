@@ -1,5 +1,6 @@
 //! `jungletb`: generate, probe, verify and inspect Jungle endgame tablebases.
 
+mod cmd_compress;
 mod cmd_generate;
 mod cmd_info;
 mod cmd_perft;
@@ -32,6 +33,8 @@ enum Command {
     Perft(cmd_perft::Args),
     /// Check checksums, headers and the forward consistency of every position.
     Verify(cmd_verify::Args),
+    /// Write compressed distribution tables (.jtbz) beside or apart from the originals.
+    Compress(cmd_compress::Args),
     /// Show the header of one table file.
     Info(cmd_info::InfoArgs),
     /// Per-material and per-piece-count totals of a table directory.
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Probe(a) => cmd_probe::run(a),
         Command::Perft(a) => cmd_perft::run(a),
         Command::Verify(a) => cmd_verify::run(a),
+        Command::Compress(a) => cmd_compress::run(a),
         Command::Info(a) => cmd_info::run_info(a),
         Command::Stats(a) => cmd_info::run_stats(a),
         Command::Rules(a) => cmd_rules::run(a),

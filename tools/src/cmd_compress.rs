@@ -1,0 +1,198 @@
+//! `jungletb compress`: the compressed distribution form of table files.
+
+use crate::cmd_verify::table_files;
+use crate::common::{human_bytes, CmdResult};
+use clap::Args as ClapArgs;
+use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
+use jungletb_format::{
+    compressed_table_path, write_compressed_table, CompressedSizes, Table, TableError,
+    TABLE_EXTENSION,
+};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// Arguments of `compress`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Tables root directory (every rule set under it), or one rule set's
+    /// directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    /// Where to write the compressed tables (mirroring the rule-set
+    /// directories); default: beside the originals, which are kept.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// zstd level of the distance blocks (1-22: higher is smaller and
+    /// slower to write; reading speed hardly changes).
+    #[arg(long, default_value_t = DEFAULT_ZSTD_LEVEL, value_name = "N",
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    level: i32,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Only print problems and the final summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Totals over the tables compressed.
+#[derive(Default)]
+struct Totals {
+    tables: AtomicU64,
+    kept: AtomicU64,
+    positions: AtomicU64,
+    plain_bytes: AtomicU64,
+    bytes: AtomicU64,
+    wdl_bytes: AtomicU64,
+    dtm_bytes: AtomicU64,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let files = table_files(&a.tables)?;
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION))
+        .collect();
+    if files.is_empty() {
+        return Err(format!(
+            "no table files (*.{TABLE_EXTENSION}) in '{}'",
+            a.tables.display()
+        ));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = a.threads {
+        pool = pool.num_threads(t.max(1));
+    }
+    let pool = pool.build().map_err(|e| e.to_string())?;
+    let totals = Totals::default();
+    let failures = Mutex::new(Vec::new());
+    let start = std::time::Instant::now();
+    pool.install(|| {
+        files.par_iter().for_each(|path| {
+            let out_dir = output_dir(path, &a.tables, a.out.as_deref());
+            match compress_one(path, &out_dir, a.level, &totals) {
+                Ok(line) => {
+                    if !a.quiet {
+                        println!("{line}");
+                    }
+                }
+                Err(e) => {
+                    println!("FAIL {e}");
+                    failures.lock().expect("no panics while held").push(e);
+                }
+            }
+        })
+    });
+    let t = |x: &AtomicU64| x.load(Relaxed);
+    let positions = t(&totals.positions).max(1) as f64;
+    println!(
+        "{} tables ({} compressed now, {} already done), {} positions: {} -> {} ({:.2} %), \
+         WDL {:.4} + DTM {:.4} = {:.4} bytes/position, {:.1} s",
+        t(&totals.tables) + t(&totals.kept),
+        t(&totals.tables),
+        t(&totals.kept),
+        t(&totals.positions),
+        human_bytes(t(&totals.plain_bytes)),
+        human_bytes(t(&totals.bytes)),
+        100.0 * t(&totals.bytes) as f64 / t(&totals.plain_bytes).max(1) as f64,
+        t(&totals.wdl_bytes) as f64 / positions,
+        t(&totals.dtm_bytes) as f64 / positions,
+        t(&totals.bytes) as f64 / positions,
+        start.elapsed().as_secs_f64()
+    );
+    let failed = failures.into_inner().expect("no panics while held").len();
+    if failed > 0 {
+        return Err(format!("{failed} tables could not be compressed"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The directory a table's compressed form goes to.
+fn output_dir(path: &Path, root: &Path, out: Option<&Path>) -> PathBuf {
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    match out {
+        None => dir,
+        Some(out) => match dir.strip_prefix(root) {
+            Ok(rel) => out.join(rel),
+            Err(_) => out.to_path_buf(),
+        },
+    }
+}
+
+/// Compresses one table (unless a valid compressed form with the same
+/// header is there already) and checks that it decodes to the same values.
+fn compress_one(
+    path: &Path,
+    out_dir: &Path,
+    level: i32,
+    totals: &Totals,
+) -> Result<String, String> {
+    let plain = Table::open_any(path).map_err(|e| e.to_string())?;
+    let header = plain.header();
+    let target = compressed_table_path(out_dir, header.material);
+    let positions: u64 = header.sides.iter().map(|s| s.positions).sum();
+    let add = |c: &Table, sizes: Option<CompressedSizes>| {
+        totals.positions.fetch_add(positions, Relaxed);
+        totals.plain_bytes.fetch_add(plain.file_len(), Relaxed);
+        totals.bytes.fetch_add(c.file_len(), Relaxed);
+        if let Some(s) = sizes {
+            totals.wdl_bytes.fetch_add(s.wdl_bytes, Relaxed);
+            totals.dtm_bytes.fetch_add(s.dtm_bytes, Relaxed);
+        }
+    };
+    // Resumable: a complete compressed table of the same source is kept.
+    if let Ok(existing) = Table::open_any(&target) {
+        let same = {
+            let (h, e) = (plain.header(), existing.header());
+            e.compressed && h.ruleset == e.ruleset && h.material == e.material && h.sides == e.sides
+        };
+        if same {
+            add(&existing, existing.compressed_sizes());
+            totals.kept.fetch_add(1, Relaxed);
+            return Ok(format!("kept {}", target.display()));
+        }
+    }
+    let (stats, sizes) =
+        write_compressed_table(out_dir, &plain, level).map_err(|e| e.to_string())?;
+    let written = Table::open_any(&stats.path).map_err(|e| e.to_string())?;
+    if let Err(e) = same_values(&plain, &written) {
+        // Keep the evidence, never a wrong table under a table's name.
+        let bad = PathBuf::from(format!("{}.invalid", stats.path.display()));
+        let _ = std::fs::rename(&stats.path, &bad);
+        return Err(format!(
+            "{}: {e} (moved to {})",
+            stats.path.display(),
+            bad.display()
+        ));
+    }
+    add(&written, Some(sizes));
+    totals.tables.fetch_add(1, Relaxed);
+    Ok(format!(
+        "ok   {} ({} -> {}, WDL {:.4} + DTM {:.4} bytes/position)",
+        stats.path.display(),
+        human_bytes(plain.file_len()),
+        human_bytes(stats.bytes),
+        sizes.wdl_bytes as f64 / positions.max(1) as f64,
+        sizes.dtm_bytes as f64 / positions.max(1) as f64,
+    ))
+}
+
+/// Checks that two tables of one material hold the same value in every
+/// slot that holds a position.
+pub fn same_values(a: &Table, b: &Table) -> Result<(), String> {
+    let err = |e: TableError| e.to_string();
+    let (va, vb) = (a.raw_values().map_err(err)?, b.raw_values().map_err(err)?);
+    if va.len() != vb.len() {
+        return Err(format!("{} slots against {}", va.len(), vb.len()));
+    }
+    match va.iter().zip(&vb).position(|(x, y)| x != y) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "slot {i} decodes to raw value {} instead of {}",
+            vb[i], va[i]
+        )),
+    }
+}
