@@ -77,15 +77,23 @@ fn main() {
         backend: Backend::Pread,
         ..TablebaseOptions::default()
     };
+    let no_keep = TablebaseOptions {
+        max_decoded_bytes: 0,
+        ..TablebaseOptions::default()
+    };
     let plain = Tablebase::open(root.path(), rules.clone()).unwrap();
     let setups = [
         ("plain, mmap", plain),
         (
-            "compressed, mmap",
+            "compressed, mmap, decoded blocks kept (default)",
             Tablebase::open(zroot.path(), rules.clone()).unwrap(),
         ),
         (
-            "compressed, pread",
+            "compressed, mmap, every block decoded per probe (max_decoded_bytes = 0)",
+            Tablebase::open_with(zroot.path(), rules.clone(), no_keep).unwrap(),
+        ),
+        (
+            "compressed, pread, decoded blocks kept",
             Tablebase::open_with(zroot.path(), rules.clone(), pread).unwrap(),
         ),
     ];
@@ -99,9 +107,10 @@ fn main() {
 }
 
 fn bench(label: &str, tb: &Tablebase, positions: &[Position]) {
-    // Warm up: open every table, fault its pages in.
+    // Warm up: open every table, fault its pages in (and decode the blocks
+    // that are kept).
     for p in positions {
-        tb.probe_wdl(p).unwrap();
+        tb.probe(p).unwrap();
     }
     let run = |threads: usize, wdl_only: bool| -> Duration {
         let per = positions.len() / threads;

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// How a table's bytes are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,9 +45,46 @@ pub struct Table {
     layout: Option<Layout>,
     /// Distinguishes this table in the per-thread block cache.
     uid: u64,
+    /// Decoded WDL and DTM blocks kept for later probes (compressed tables
+    /// with a non-zero budget only).
+    kept: [BlockStore; 2],
+    budget: Arc<DecodeBudget>,
 }
 
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
+
+/// Memory that tables may spend keeping decoded blocks of compressed tables
+/// (shared by the tables of one [`crate::Tablebase`]).
+#[derive(Debug)]
+pub(crate) struct DecodeBudget {
+    used: AtomicU64,
+    limit: u64,
+}
+
+impl DecodeBudget {
+    /// A budget of `limit` bytes.
+    pub(crate) fn new(limit: u64) -> Arc<DecodeBudget> {
+        Arc::new(DecodeBudget {
+            used: AtomicU64::new(0),
+            limit,
+        })
+    }
+
+    fn try_reserve(&self, n: u64) -> bool {
+        if self.used.fetch_add(n, Ordering::Relaxed) + n <= self.limit {
+            return true;
+        }
+        self.used.fetch_sub(n, Ordering::Relaxed);
+        false
+    }
+
+    fn release(&self, n: u64) {
+        self.used.fetch_sub(n, Ordering::Relaxed);
+    }
+}
+
+/// Decoded blocks of one stream, kept once decoded (within the budget).
+type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
 
 /// The last decoded block of each stream, per thread.
 struct BlockCache {
@@ -81,7 +119,24 @@ impl Table {
         material: Material,
         backend: Backend,
     ) -> Result<Table, TableError> {
-        let table = Self::open_unchecked_ruleset(path, backend)?;
+        Self::open_budgeted(path, rules, material, backend, DecodeBudget::new(0))
+    }
+
+    /// [`Table::open_with`], keeping decoded blocks of a compressed table
+    /// while `budget` allows.
+    pub(crate) fn open_budgeted(
+        path: &Path,
+        rules: &Ruleset,
+        material: Material,
+        backend: Backend,
+        budget: Arc<DecodeBudget>,
+    ) -> Result<Table, TableError> {
+        let mut table = Self::open_unchecked_ruleset(path, backend)?;
+        if let (Some(l), true) = (&table.layout, budget.limit > 0) {
+            let store = |n: u64| (0..n).map(|_| OnceLock::new()).collect();
+            table.kept = [store(l.wdl.blocks), store(l.dtm.blocks)];
+        }
+        table.budget = budget;
         table.header.check_ruleset(rules, path)?;
         if table.header.material != material {
             return Err(TableError::WrongMaterial {
@@ -187,6 +242,8 @@ impl Table {
             file_len: len,
             layout,
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            kept: [Box::new([]), Box::new([])],
+            budget: DecodeBudget::new(0),
         })
     }
 
@@ -266,8 +323,10 @@ impl Table {
         })
     }
 
-    /// Runs `f` on decoded block `k` of `stream` (from this thread's cache
-    /// when it was the last block of that stream decoded here).
+    /// Runs `f` on decoded block `k` of `stream`: a block kept from an
+    /// earlier probe, this thread's last block of that stream, or the block
+    /// decoded now (and kept if the budget allows).
+    #[inline]
     fn with_block<R>(
         &self,
         layout: &Layout,
@@ -275,38 +334,58 @@ impl Table {
         k: u64,
         f: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TableError> {
+        let kept = self.kept[stream as usize].get(k as usize);
+        if let Some(block) = kept.and_then(OnceLock::get) {
+            return Ok(f(block));
+        }
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             let slot = &mut cache[stream as usize];
             if slot.key != (self.uid, k) {
-                let (section, raw_total) = layout.section(stream);
-                let mut o = [0u8; 16];
-                with_range(&self.source, section.offsets_at + 8 * k, 16, |b| {
-                    o.copy_from_slice(b)
-                })
-                .map_err(|e| self.io_error(e))?;
-                let start = u64::from_le_bytes(o[..8].try_into().expect("8 bytes"));
-                let end = u64::from_le_bytes(o[8..].try_into().expect("8 bytes"));
-                // Offsets were checked at open; re-checked here because they
-                // are read again (the file could have been replaced).
-                if start > end || end > section.data_len {
-                    return Err(self.corrupt(format!("{stream:?} block {k}: bad offsets")));
-                }
                 slot.key = (0, 0);
-                slot.data.resize(section.raw_len(k, raw_total), 0);
-                let out = &mut slot.data;
-                with_range(
-                    &self.source,
-                    section.data_at + start,
-                    (end - start) as usize,
-                    |stored| compressed::decode_block(stream, stored, out),
-                )
-                .map_err(|e| self.io_error(e))?
-                .map_err(|e| self.corrupt(format!("{stream:?} block {k}: {e}")))?;
+                self.decode_block(layout, stream, k, &mut slot.data)?;
                 slot.key = (self.uid, k);
+                if let Some(store) = kept {
+                    let n = slot.data.len() as u64;
+                    if self.budget.try_reserve(n) && store.set(slot.data.clone().into()).is_err() {
+                        self.budget.release(n); // another thread kept it first
+                    }
+                }
             }
             Ok(f(&slot.data))
         })
+    }
+
+    /// Decodes block `k` of `stream` into `out`.
+    fn decode_block(
+        &self,
+        layout: &Layout,
+        stream: Stream,
+        k: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), TableError> {
+        let (section, raw_total) = layout.section(stream);
+        let mut o = [0u8; 16];
+        with_range(&self.source, section.offsets_at + 8 * k, 16, |b| {
+            o.copy_from_slice(b)
+        })
+        .map_err(|e| self.io_error(e))?;
+        let start = u64::from_le_bytes(o[..8].try_into().expect("8 bytes"));
+        let end = u64::from_le_bytes(o[8..].try_into().expect("8 bytes"));
+        // Offsets were checked at open; re-checked here because they are
+        // read again (the file could have been replaced).
+        if start > end || end > section.data_len {
+            return Err(self.corrupt(format!("{stream:?} block {k}: bad offsets")));
+        }
+        out.resize(section.raw_len(k, raw_total), 0);
+        with_range(
+            &self.source,
+            section.data_at + start,
+            (end - start) as usize,
+            |stored| compressed::decode_block(stream, stored, out),
+        )
+        .map_err(|e| self.io_error(e))?
+        .map_err(|e| self.corrupt(format!("{stream:?} block {k}: {e}")))
     }
 
     fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {

@@ -1,7 +1,7 @@
 //! The probe front door: a directory of tables for one rule set.
 
 use crate::error::{ProbeError, TableError};
-use crate::table::{Backend, Table};
+use crate::table::{Backend, DecodeBudget, Table};
 use jungletb_indexer::Material;
 use jungletb_rules::{Move, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
@@ -42,6 +42,11 @@ pub struct TablebaseOptions {
     /// no file open). A probe needing a table beyond both limits fails with
     /// [`TableError::Limit`]; tables once open stay open (default: 512).
     pub max_open_files: u64,
+    /// Most bytes of decoded blocks of compressed tables kept in memory for
+    /// later probes (a WDL block costs 2 bits per position, a distance block
+    /// 1 byte). Beyond it, blocks are decoded on every probe that needs them
+    /// (default: 1 GiB; 0 keeps none).
+    pub max_decoded_bytes: u64,
 }
 
 impl Default for TablebaseOptions {
@@ -50,6 +55,7 @@ impl Default for TablebaseOptions {
             backend: Backend::Mmap,
             max_mapped_bytes: u64::MAX,
             max_open_files: 512,
+            max_decoded_bytes: 1 << 30,
         }
     }
 }
@@ -78,6 +84,9 @@ pub struct Tablebase {
     mapped_bytes: AtomicU64,
     /// Table files held open for positional reads.
     open_files: AtomicU64,
+    /// Shared by the compressed tables' kept blocks (set on first use, so
+    /// that options set after construction apply).
+    budget: OnceLock<Arc<DecodeBudget>>,
 }
 
 impl Tablebase {
@@ -136,6 +145,7 @@ impl Tablebase {
             slots,
             mapped_bytes: AtomicU64::new(0),
             open_files: AtomicU64::new(0),
+            budget: OnceLock::new(),
         }
     }
 
@@ -203,12 +213,17 @@ impl Tablebase {
             }
             Backend::Pread
         };
-        Table::open_with(&path, &self.rules, m, backend).inspect_err(|_| match backend {
-            Backend::Mmap => {
-                self.mapped_bytes.fetch_sub(len, Ordering::Relaxed);
-            }
-            Backend::Pread => {
-                self.open_files.fetch_sub(1, Ordering::Relaxed);
+        let budget = self
+            .budget
+            .get_or_init(|| DecodeBudget::new(o.max_decoded_bytes));
+        Table::open_budgeted(&path, &self.rules, m, backend, Arc::clone(budget)).inspect_err(|_| {
+            match backend {
+                Backend::Mmap => {
+                    self.mapped_bytes.fetch_sub(len, Ordering::Relaxed);
+                }
+                Backend::Pread => {
+                    self.open_files.fetch_sub(1, Ordering::Relaxed);
+                }
             }
         })
     }

@@ -82,6 +82,15 @@ fn probes_agree_on_compressed_tables_with_both_backends() {
         },
     )
     .unwrap();
+    let decode_every_time = Tablebase::open_with(
+        compressed_root(),
+        rules.clone(),
+        TablebaseOptions {
+            max_decoded_bytes: 0,
+            ..TablebaseOptions::default()
+        },
+    )
+    .unwrap();
     for name in ["ELvR", "RvER", "TRvT", "EvE"] {
         let m: Material = name.parse().unwrap();
         let t = plain.table(m).unwrap();
@@ -95,6 +104,7 @@ fn probes_agree_on_compressed_tables_with_both_backends() {
                 assert_eq!(pread.probe(&p).unwrap(), v, "{p}");
                 assert_eq!(mapped.probe_wdl(&p).unwrap(), v.wdl(), "{p}");
                 assert_eq!(pread.probe_wdl(&p).unwrap(), v.wdl(), "{p}");
+                assert_eq!(decode_every_time.probe(&p).unwrap(), v, "{p}");
             }
         }
         assert_eq!(mapped.table(m).unwrap().backend(), Backend::Mmap);

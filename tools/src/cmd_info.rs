@@ -59,7 +59,15 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
             ""
         }
     );
-    println!("value width:    {} byte(s)", h.value_width);
+    match t.compressed_sizes() {
+        None => println!("value width:    {} byte(s)", h.value_width),
+        Some(z) => println!(
+            "compressed:     WDL {} + distances {} ({} byte(s) per distance)",
+            human_bytes(z.wdl_bytes),
+            human_bytes(z.dtm_bytes),
+            h.value_width
+        ),
+    }
     println!(
         "file size:      {} ({} bytes)",
         human_bytes(t.file_len()),
