@@ -238,7 +238,7 @@ impl Layout {
         let wdl_slots = u32_at(0).ok_or_else(short)? as u64;
         let dtm_slots = u32_at(4).ok_or_else(short)? as u64;
         let dtm_width = payload[8];
-        if wdl_slots == 0 || wdl_slots % 4 != 0 || dtm_slots == 0 {
+        if wdl_slots == 0 || !wdl_slots.is_multiple_of(4) || dtm_slots == 0 {
             return Err(format!(
                 "block sizes {wdl_slots} (WDL) and {dtm_slots} (DTM) slots"
             ));

@@ -307,3 +307,53 @@ fn one_and_two_threads_write_identical_tables() {
         );
     }
 }
+
+#[test]
+fn compress_then_probe_and_verify_compressed_tables() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("z");
+    let args = |cmd: &str| {
+        vec![
+            cmd.to_string(),
+            "--tables".into(),
+            tables().to_str().unwrap().into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+            "--quiet".into(),
+        ]
+    };
+    let compress = args("compress");
+    let compress: Vec<&str> = compress.iter().map(String::as_str).collect();
+    let o = run(&compress);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("36 tables (36 compressed now"), "{stdout}");
+    // A second run keeps the valid compressed tables.
+    let o = run(&compress);
+    assert!(text(&o).0.contains("0 compressed now, 36 already done"));
+    // The compressed directory holds .jtbz files only, and probes the same.
+    let positions = [
+        "7/7/7/7/7/7/2E4/7/6r b",
+        "7/7/7/7/3r3/7/7/7/E6 w",
+        "l6/7/7/7/7/7/7/7/6R b",
+    ];
+    let (_, plain) = probe_json(&[], &positions);
+    let mut zargs = vec!["probe", "--json", "--tables", out.to_str().unwrap()];
+    zargs.extend_from_slice(&positions);
+    let o = run(&zargs);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let packed: Vec<serde_json::Value> = text(&o)
+        .0
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(packed, plain);
+    // verify checks them by forward consistency (no plain tables beside them).
+    let o = run(&["verify", "--tables", out.to_str().unwrap(), "-q"]);
+    let (stdout, _) = text(&o);
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("36 tables") && stdout.contains("0 failed"),
+        "{stdout}"
+    );
+}
