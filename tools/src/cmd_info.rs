@@ -3,7 +3,7 @@
 use crate::cmd_verify::table_files;
 use crate::common::{human_bytes, CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
-use jungletb_format::{table_dir, Header, Table};
+use jungletb_format::{table_dir, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::{Color, Ruleset};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -118,7 +118,13 @@ impl Totals {
 pub fn run_stats(a: StatsArgs) -> CmdResult {
     let rules = a.rules.resolve()?;
     let dir = table_dir(&a.tables, &rules);
-    let files = table_files(&dir)?;
+    let mut files = table_files(&dir)?;
+    // A material with both a plain and a compressed file counts once (the
+    // plain one, which probes prefer too).
+    files.retain(|f| {
+        f.extension().and_then(|x| x.to_str()) != Some(COMPRESSED_EXTENSION)
+            || !f.with_extension(TABLE_EXTENSION).exists()
+    });
     if files.is_empty() {
         return Err(format!("no tables in '{}'", dir.display()));
     }

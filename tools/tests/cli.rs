@@ -348,6 +348,22 @@ fn compress_then_probe_and_verify_compressed_tables() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(packed, plain);
+    // stats counts each material once when both forms are present.
+    let both = root.path().join("both");
+    let std_dir = both.join("standard");
+    std::fs::create_dir_all(&std_dir).unwrap();
+    for dir in [tables().join("standard"), out.join("standard")] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            std::fs::copy(&p, std_dir.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let stats = |dir: &Path| {
+        let o = run(&["stats", "--json", "--tables", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        text(&o).0.lines().count()
+    };
+    assert_eq!(stats(&both), stats(tables()));
     // verify checks them by forward consistency (no plain tables beside them).
     let o = run(&["verify", "--tables", out.to_str().unwrap(), "-q"]);
     let (stdout, _) = text(&o);
