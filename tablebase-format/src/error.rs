@@ -132,6 +132,21 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+impl TableError {
+    /// The error for an I/O failure on `path`: [`TableError::Missing`] if
+    /// the file does not exist, else [`TableError::Io`].
+    pub(crate) fn from_io(path: &std::path::Path, e: std::io::Error) -> TableError {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            TableError::Missing(path.to_path_buf())
+        } else {
+            TableError::Io {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }
+        }
+    }
+}
+
 /// A probe could not be answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProbeError {

@@ -279,16 +279,7 @@ impl Header {
     /// step of `verify` need, without reading the whole file.
     pub fn read(path: &Path) -> Result<Header, TableError> {
         use std::io::Read;
-        let io = |e: std::io::Error| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                TableError::Missing(path.to_path_buf())
-            } else {
-                TableError::Io {
-                    path: path.to_path_buf(),
-                    message: e.to_string(),
-                }
-            }
-        };
+        let io = |e| TableError::from_io(path, e);
         let mut file = std::fs::File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         // Headers are a few hundred bytes (strings are bounded by u16/u8

@@ -155,16 +155,7 @@ impl Table {
     }
 
     fn open_unchecked_ruleset(path: &Path, backend: Backend) -> Result<Table, TableError> {
-        let io = |e: std::io::Error| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                TableError::Missing(path.to_path_buf())
-            } else {
-                TableError::Io {
-                    path: path.to_path_buf(),
-                    message: e.to_string(),
-                }
-            }
-        };
+        let io = |e| TableError::from_io(path, e);
         let corrupt = |what: String| TableError::Corrupt {
             path: path.to_path_buf(),
             what,
