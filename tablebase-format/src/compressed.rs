@@ -224,20 +224,19 @@ impl Layout {
         payload_len: u64,
         size: u64,
     ) -> Result<Layout, String> {
-        let payload = prefix;
         let u32_at = |o: usize| -> Option<u32> {
-            Some(u32::from_le_bytes(payload.get(o..o + 4)?.try_into().ok()?))
+            Some(u32::from_le_bytes(prefix.get(o..o + 4)?.try_into().ok()?))
         };
         let u64_at = |o: usize| -> Option<u64> {
-            Some(u64::from_le_bytes(payload.get(o..o + 8)?.try_into().ok()?))
+            Some(u64::from_le_bytes(prefix.get(o..o + 8)?.try_into().ok()?))
         };
         let short = || "compressed payload too short for its block index".to_string();
-        if payload.len() < FIXED_LEN {
+        if prefix.len() < FIXED_LEN {
             return Err(short());
         }
         let wdl_slots = u32_at(0).ok_or_else(short)? as u64;
         let dtm_slots = u32_at(4).ok_or_else(short)? as u64;
-        let dtm_width = payload[8];
+        let dtm_width = prefix[8];
         if wdl_slots == 0 || !wdl_slots.is_multiple_of(4) || dtm_slots == 0 {
             return Err(format!(
                 "block sizes {wdl_slots} (WDL) and {dtm_slots} (DTM) slots"
@@ -246,7 +245,7 @@ impl Layout {
         if dtm_width != 1 && dtm_width != 2 {
             return Err(format!("distance width {dtm_width}"));
         }
-        if payload[9..16].iter().any(|&b| b != 0) {
+        if prefix[9..16].iter().any(|&b| b != 0) {
             return Err("non-zero reserved bytes".into());
         }
         let wdl_len = u64_at(16).ok_or_else(short)?;

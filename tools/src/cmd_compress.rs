@@ -1,7 +1,7 @@
 //! `jungletb compress`: the compressed distribution form of table files.
 
 use crate::cmd_verify::table_files;
-use crate::common::{human_bytes, CmdResult};
+use crate::common::{human_bytes, thread_pool, CmdResult};
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb_format::{
@@ -62,11 +62,7 @@ pub fn run(a: Args) -> CmdResult {
             a.tables.display()
         ));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = a.threads {
-        pool = pool.num_threads(t.max(1));
-    }
-    let pool = pool.build().map_err(|e| e.to_string())?;
+    let pool = thread_pool(a.threads)?;
     let totals = Totals::default();
     let failures = Mutex::new(Vec::new());
     let start = std::time::Instant::now();

@@ -1,7 +1,7 @@
 //! `jungletb verify`.
 
 use crate::cmd_compress::same_values;
-use crate::common::CmdResult;
+use crate::common::{thread_pool, CmdResult};
 use clap::Args as ClapArgs;
 use jungletb_format::{Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
@@ -61,11 +61,7 @@ pub fn run(a: Args) -> CmdResult {
             a.tables.display()
         ));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = a.threads {
-        pool = pool.num_threads(t.max(1));
-    }
-    let pool = pool.build().map_err(|e| e.to_string())?;
+    let pool = thread_pool(a.threads)?;
     let mut bad = 0usize;
     let mut checked = 0u64;
     // One Tablebase per (directory, rule set) so sub-tables are shared.

@@ -29,6 +29,15 @@ impl RulesArgs {
 /// The error type of commands: a message for the user.
 pub type CmdResult = Result<std::process::ExitCode, String>;
 
+/// A worker pool of `threads` threads (default: all cores).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        pool = pool.num_threads(t.max(1));
+    }
+    pool.build().map_err(|e| e.to_string())
+}
+
 /// Formats a byte count.
 pub fn human_bytes(b: u64) -> String {
     if b >= 1 << 30 {
