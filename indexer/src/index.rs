@@ -20,7 +20,7 @@
 
 use crate::error::IndexError;
 use crate::material::Material;
-use jungletb_rules::{Color, Piece, Position, Ruleset, Square};
+use jungletb_rules::{square_bit, Color, Piece, Position, RawPosition, Ruleset, Square};
 use strength_reduce::StrengthReducedU32;
 
 /// Version of the index layout; table files record it.
@@ -37,6 +37,8 @@ struct SquareSet {
     rank: [u8; Square::COUNT],
     /// Rank → square index.
     squares: Vec<u8>,
+    /// The set as a bitboard.
+    mask: u64,
 }
 
 /// The perfect-hash index of one canonical material under one rule set.
@@ -105,7 +107,12 @@ impl PositionIndex {
                     rank[s.index()] = squares.len() as u8;
                     squares.push(s.index() as u8);
                 }
-                SquareSet { rank, squares }
+                let mask = squares.iter().fold(0, |m, &s| m | square_bit(s));
+                SquareSet {
+                    rank,
+                    squares,
+                    mask,
+                }
             })
             .collect();
         for w in sets.windows(2) {
@@ -256,14 +263,22 @@ impl PositionIndex {
         pair * self.rest_size + rest
     }
 
+    /// The mixed-radix number of pieces 2.. : each piece's digit is the
+    /// number of squares of its set below it that the earlier pieces left
+    /// free. Because the earlier pieces stand inside the later piece's set
+    /// (the sets are nested), that is one population count:
+    /// `|set ∖ occupied-before ∩ below(s)|`, equal to the piece's rank in
+    /// its set minus the earlier pieces below it (the plain form, kept in
+    /// the tests as the reference).
     #[inline]
     fn rest_index(&self, sq: &[u8]) -> u64 {
         let mut idx = 0u64;
+        let mut occupied = square_bit(sq[0]) | square_bit(sq[1]);
         for k in 2..sq.len() {
-            let s = sq[k];
-            let below = sq[..k].iter().filter(|&&e| e < s).count() as u64;
-            let r = self.sets[k].rank[s as usize] as u64 - below;
+            let bit = square_bit(sq[k]);
+            let r = (self.sets[k].mask & !occupied & (bit - 1)).count_ones() as u64;
             idx = idx * self.ranges[k - 2] + r;
+            occupied |= bit;
         }
         idx
     }
@@ -272,6 +287,13 @@ impl PositionIndex {
     /// this is a position whose own index is another slot: see
     /// [`PositionIndex::is_canonical_slot`].
     pub fn position(&self, index: u64) -> Option<Position> {
+        self.raw_position(index).map(|raw| raw.to_position())
+    }
+
+    /// The position at `index` in raw form (`None` if out of range): the
+    /// solver's fast path of [`PositionIndex::position`].
+    #[inline]
+    pub fn raw_position(&self, index: u64) -> Option<RawPosition> {
         if index >= self.size() {
             return None;
         }
@@ -285,58 +307,54 @@ impl PositionIndex {
         let (pair, mut rest) = StrengthReducedU32::div_rem(placement, self.fast_rest_size);
         let (a, b, _) = self.pairs[pair as usize];
         let n = self.pieces.len();
-        let mut sq = [0u8; 16];
-        sq[0] = a;
-        sq[1] = b;
         let mut digits = [0u32; 16];
         for k in (2..n).rev() {
             let (q, r) = StrengthReducedU32::div_rem(rest, self.fast_ranges[k - 2]);
             digits[k] = r;
             rest = q;
         }
-        for k in 2..n {
-            let set = &self.sets[k];
-            // Ranks (in this piece's square set) of the squares taken so far,
-            // kept sorted by insertion: at most 15 small values.
-            let mut taken = [0u8; 16];
-            for (j, &e) in sq[..k].iter().enumerate() {
-                let t = set.rank[e as usize];
-                let mut m = j;
-                while m > 0 && taken[m - 1] > t {
-                    taken[m] = taken[m - 1];
-                    m -= 1;
-                }
-                taken[m] = t;
-            }
-            // The digit counts free squares; step over the occupied ones.
-            let mut r = digits[k];
-            for &t in &taken[..k] {
-                if t as u32 <= r {
-                    r += 1;
-                }
-            }
-            sq[k] = set.squares[r as usize];
-        }
         let mut by_code = [NONE; 16];
-        for i in 0..n {
-            by_code[self.codes[i] as usize] = sq[i];
+        let mut occupied = [0u64; 2];
+        for k in 0..n {
+            let s = match k {
+                0 => a,
+                1 => b,
+                // The digit counts the squares of the set left free by the
+                // pieces before: the square is the digit-th free one.
+                _ => select_bit(self.sets[k].mask & !(occupied[0] | occupied[1]), digits[k]),
+            };
+            let code = self.codes[k] as usize;
+            by_code[code] = s;
+            occupied[code / 8] |= square_bit(s);
         }
-        let pos = Position::from_raw_squares(by_code, side);
-        debug_assert!(pos.is_some(), "decoding gives distinct squares");
-        pos
+        Some(RawPosition::from_parts(
+            by_code,
+            occupied[0],
+            occupied[1],
+            side,
+        ))
+    }
+
+    /// The raw position at `index` if that slot is the one its position is
+    /// stored under, `None` for unused slots and out-of-range indices.
+    #[inline]
+    pub fn canonical_raw_position(&self, index: u64) -> Option<RawPosition> {
+        let pos = self.raw_position(index)?;
+        // Only slots whose leading pair is its own mirror image can be unused
+        // (see the module docs); elsewhere decoding is exact.
+        let placement = index as u32 % self.fast_placements;
+        let pair = placement / self.fast_rest_size;
+        if self.pieces.len() == 2 || !self.pairs[pair as usize].2 {
+            return Some(pos);
+        }
+        (self.index_squares(pos.squares(), pos.side_to_move()) == index).then_some(pos)
     }
 
     /// The position at `index` if that slot is the one its position is
     /// stored under, `None` for unused slots and out-of-range indices.
     pub fn canonical_position(&self, index: u64) -> Option<Position> {
-        let pos = self.position(index)?;
-        // Only slots whose leading pair is its own mirror image can be unused
-        // (see the module docs); elsewhere decoding is exact.
-        let pair = (index % self.placements) / self.rest_size;
-        if self.pieces.len() == 2 || !self.pairs[pair as usize].2 {
-            return Some(pos);
-        }
-        (self.index(&pos) == index).then_some(pos)
+        self.canonical_raw_position(index)
+            .map(|raw| raw.to_position())
     }
 
     /// True if slot `index` holds a position (is not an unused slot).
@@ -363,6 +381,52 @@ pub fn color_flip_squares(by_code: &[u8; 16], side: Color) -> ([u8; 16], Color) 
     }
     (out, side.opponent())
 }
+
+/// The square of the `r`-th set bit (from the least significant) of `mask`,
+/// which must have more than `r` bits set. Halving steps down to a byte,
+/// then a table: a handful of operations, no loop over bits.
+#[inline]
+fn select_bit(mask: u64, r: u32) -> u8 {
+    debug_assert!(mask.count_ones() > r);
+    let (mut m, mut r, mut base) = (mask, r, 0u32);
+    let low = (m as u32).count_ones();
+    if r >= low {
+        r -= low;
+        m >>= 32;
+        base += 32;
+    }
+    let low = (m as u16).count_ones();
+    if r >= low {
+        r -= low;
+        m >>= 16;
+        base += 16;
+    }
+    let low = (m as u8).count_ones();
+    if r >= low {
+        r -= low;
+        m >>= 8;
+        base += 8;
+    }
+    base as u8 + SELECT_IN_BYTE[(m & 0xFF) as usize][r as usize]
+}
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 #[inline]
 fn sq(i: u8) -> Square {
@@ -440,6 +504,85 @@ mod tests {
             let (valid, size) = check_exhaustive(&m.to_string(), &r);
             let density = valid as f64 / size as f64;
             assert!(density > 0.95, "{name}: density {density}");
+        }
+    }
+
+    /// The plain forms of the rest index and of decoding (ranks minus
+    /// earlier pieces below; stepping over taken ranks): the reference the
+    /// bitboard forms are checked against.
+    fn plain_rest_index(idx: &PositionIndex, sq: &[u8]) -> u64 {
+        let mut out = 0u64;
+        for k in 2..sq.len() {
+            let s = sq[k];
+            let below = sq[..k].iter().filter(|&&e| e < s).count() as u64;
+            let r = idx.sets[k].rank[s as usize] as u64 - below;
+            out = out * idx.ranges[k - 2] + r;
+        }
+        out
+    }
+
+    fn plain_rest_squares(idx: &PositionIndex, pair: (u8, u8), mut rest: u64) -> Vec<u8> {
+        let n = idx.pieces.len();
+        let mut digits = vec![0u64; n];
+        for k in (2..n).rev() {
+            digits[k] = rest % idx.ranges[k - 2];
+            rest /= idx.ranges[k - 2];
+        }
+        let mut sq = vec![pair.0, pair.1];
+        for k in 2..n {
+            let set = &idx.sets[k];
+            let mut taken: Vec<u8> = sq.iter().map(|&e| set.rank[e as usize]).collect();
+            taken.sort();
+            let mut r = digits[k];
+            for &t in &taken {
+                if t as u64 <= r {
+                    r += 1;
+                }
+            }
+            sq.push(set.squares[r as usize]);
+        }
+        sq
+    }
+
+    #[test]
+    fn bitboard_index_and_decode_match_the_plain_forms() {
+        let r = Ruleset::standard();
+        let mut dog = Ruleset::standard();
+        dog.apply_override("dog_swims=true").unwrap();
+        let mut checked = 0;
+        for (name, rules) in [("ELvTR", &r), ("RvRD", &r), ("LRvE", &r), ("DRvW", &dog)] {
+            let m: Material = name.parse::<Material>().unwrap().canonical().0;
+            let idx = PositionIndex::new(m, rules).unwrap();
+            for i in (0..idx.size()).step_by(13) {
+                let placement = i % idx.placements;
+                let (pair, rest) = (placement / idx.rest_size, placement % idx.rest_size);
+                let (a, b, _) = idx.pairs[pair as usize];
+                let plain = plain_rest_squares(&idx, (a, b), rest);
+                let raw = idx.raw_position(i).unwrap();
+                let fast: Vec<u8> = (0..idx.pieces.len())
+                    .map(|k| raw.squares()[idx.codes[k] as usize])
+                    .collect();
+                assert_eq!(fast, plain, "{name} slot {i}");
+                assert_eq!(idx.rest_index(&fast), rest, "{name} slot {i}");
+                assert_eq!(plain_rest_index(&idx, &fast), rest, "{name} slot {i}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "only {checked} slots checked");
+    }
+
+    #[test]
+    fn select_bit_finds_every_bit() {
+        for mask in [
+            1u64,
+            0x8000_0000_0000_0000,
+            0x7FFF_FFFF_FFFF_FFFF,
+            0x0123_4567_89AB_CDEF,
+        ] {
+            let bits: Vec<u8> = (0..64).filter(|&b| mask & (1 << b) != 0).collect();
+            for (r, &b) in bits.iter().enumerate() {
+                assert_eq!(select_bit(mask, r as u32), b, "{mask:#x} r={r}");
+            }
         }
     }
 

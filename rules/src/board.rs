@@ -175,8 +175,9 @@ pub struct Board {
     jump: [[Crossing; 4]; Square::COUNT],
 }
 
-/// Raw value for "no square" in the geometry tables.
-pub(crate) const NO_SQUARE: u8 = 0xFF;
+/// The raw square (see [`Square::index`]) that stands for "no square": an
+/// absent piece, or no neighbour in the geometry tables.
+pub const NO_SQUARE: u8 = 0xFF;
 
 /// A straight crossing of a river: the water squares passed and the land
 /// square beyond.

@@ -21,19 +21,21 @@ mod notation;
 mod perft;
 mod piece;
 mod position;
+mod raw;
 mod ruleset;
 mod tables;
 mod unmove;
 mod value;
 
-pub use board::{Board, Direction, Square};
+pub use board::{Board, Direction, Square, NO_SQUARE};
 pub use error::{ParseError, PositionError, RulesError};
 pub use movegen::{Move, MoveList};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};
 pub use position::Position;
+pub use raw::{square_bit, RawPosition, FILE_D};
 pub use ruleset::{
     BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset, OPTION_HELP,
 };
-pub use tables::MoveTables;
+pub use tables::{MoveTables, RawMove};
 pub use value::{Value, Wdl};

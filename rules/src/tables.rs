@@ -13,6 +13,7 @@ use crate::board::{Board, Direction, Square, NO_SQUARE};
 use crate::movegen::{can_capture, path, Move, MoveList};
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
+use crate::raw::{square_bit, RawPosition};
 use crate::ruleset::Ruleset;
 use crate::unmove::candidate_origin;
 use arrayvec::ArrayVec;
@@ -24,6 +25,13 @@ struct Hop {
     square: u8,
     len: u8,
     water: [u8; 3],
+    /// The crossed water squares as a bitboard.
+    block: u64,
+    /// Forward hops: bit `a` set if the piece may capture the opponent's
+    /// animal with index `a` standing on `square`.
+    captures: u8,
+    /// Forward hops: `square` is the opponent's den.
+    enters_den: bool,
 }
 
 impl Hop {
@@ -34,6 +42,9 @@ impl Hop {
             square: square.index() as u8,
             len: crossed.len() as u8,
             water,
+            block: crossed.iter().fold(0, |m, &w| m | square_bit(w)),
+            captures: 0,
+            enters_den: false,
         }
     }
 
@@ -73,7 +84,16 @@ impl MoveTables {
                 let slot = code * Square::COUNT + sq.index();
                 for dir in Direction::ALL {
                     if let Some((to, crossed)) = path(rules, board, piece, sq, dir) {
-                        forward[slot].push(Hop::new(to, crossed));
+                        let mut hop = Hop::new(to, crossed);
+                        let opponent = piece.color.opponent();
+                        for (a, &animal) in Animal::ALL.iter().enumerate() {
+                            let defender = Piece::new(opponent, animal);
+                            if can_capture(rules, board, piece, sq, defender, to) {
+                                hop.captures |= 1 << a;
+                            }
+                        }
+                        hop.enters_den = board.is_den_of(to, opponent);
+                        forward[slot].push(hop);
                     }
                     // Origins of a move ending here, found as in
                     // `Position::unmoves` and confirmed by the forward rules.
@@ -166,5 +186,103 @@ impl MoveTables {
             }
         }
         list
+    }
+
+    /// Calls `f` with every legal move of the side to move in `pos`, in the
+    /// order of [`MoveTables::legal_moves`]: the allocation-free fast path
+    /// for solvers.
+    #[inline]
+    pub fn for_each_move(&self, pos: &RawPosition, mut f: impl FnMut(RawMove)) {
+        let side = pos.side_to_move();
+        let own = pos.occupied_by(side);
+        let theirs = pos.occupied_by(side.opponent());
+        let occupied = own | theirs;
+        let base = side.index() * 8;
+        for code in base..base + 8 {
+            let from = pos.squares()[code];
+            if from == NO_SQUARE {
+                continue;
+            }
+            for hop in &self.forward[code * Square::COUNT + from as usize] {
+                let to = square_bit(hop.square);
+                if occupied & hop.block != 0 || own & to != 0 {
+                    continue;
+                }
+                let victim = if theirs & to != 0 {
+                    let v = pos
+                        .piece_code_at(hop.square, side.opponent())
+                        .expect("an opponent's piece");
+                    if hop.captures & (1 << (v & 7)) == 0 {
+                        continue;
+                    }
+                    v as u8
+                } else {
+                    NO_SQUARE
+                };
+                f(RawMove {
+                    code: code as u8,
+                    from,
+                    to: hop.square,
+                    victim,
+                    enters_den: hop.enters_den,
+                });
+            }
+        }
+    }
+
+    /// Calls `f(code, from)` for every quiet move (no capture) of the side
+    /// that just moved that leads to `pos`: the piece with code `code` came
+    /// from raw square `from`. Same moves, in the same order, as
+    /// [`MoveTables::quiet_unmoves`].
+    #[inline]
+    pub fn for_each_quiet_unmove(&self, pos: &RawPosition, mut f: impl FnMut(usize, u8)) {
+        let occupied = pos.occupied();
+        let base = pos.side_to_move().opponent().index() * 8;
+        for code in base..base + 8 {
+            let to = pos.squares()[code];
+            if to == NO_SQUARE {
+                continue;
+            }
+            for hop in &self.backward[code * Square::COUNT + to as usize] {
+                if occupied & (hop.block | square_bit(hop.square)) == 0 {
+                    f(code, hop.square);
+                }
+            }
+        }
+    }
+}
+
+/// A move in raw form (see [`MoveTables::for_each_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawMove {
+    /// Code of the moving piece (see [`Piece::code`]).
+    pub code: u8,
+    /// Raw square left.
+    pub from: u8,
+    /// Raw square entered.
+    pub to: u8,
+    /// Code of the captured piece, or [`NO_SQUARE`](crate::NO_SQUARE) for a quiet move.
+    pub victim: u8,
+    /// The move enters the opponent's den (and so wins at once).
+    pub enters_den: bool,
+}
+
+impl RawMove {
+    /// True if the move captures.
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.victim != NO_SQUARE
+    }
+
+    /// The same move as a [`Move`].
+    pub fn to_move(&self) -> Move {
+        let sq = |s: u8| Square::from_index(s as usize).expect("valid square");
+        Move {
+            from: sq(self.from),
+            to: sq(self.to),
+            captured: self
+                .is_capture()
+                .then(|| Piece::from_code(self.victim as usize).animal),
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Moves and un-moves are inverse: every successor lists the position among
 //! its predecessors and every predecessor lists it among its successors.
 
-use jungletb_rules::{Animal, Color, Move, Piece, Position, Ruleset, Square};
+use jungletb_rules::{Animal, Color, Move, Piece, Position, RawPosition, Ruleset, Square};
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
@@ -157,6 +157,8 @@ fn move_tables_agree_with_the_plain_generators() {
         "water_rat_captures_elephant=true",
         "tiger_outranks_lion=true",
         "wolf_outranks_dog=true",
+        "dog_swims=true",
+        "water_rat_captures_land_rat=true",
     ] {
         let mut r = Ruleset::standard();
         r.apply_override(kv).unwrap();
@@ -181,6 +183,38 @@ fn move_tables_agree_with_the_plain_generators() {
                 assert_eq!(
                     tables.quiet_unmoves(&pos),
                     pos.unmoves(rules, None),
+                    "{pos} under {rules}"
+                );
+                // The raw (bitboard) generators: the same moves in the same
+                // order, and the same wins.
+                let raw = RawPosition::from_position(&pos);
+                assert_eq!(raw.to_position(), pos);
+                let mut raw_moves = Vec::new();
+                tables.for_each_move(&raw, |m| {
+                    assert_eq!(
+                        raw.is_winning_move(&m),
+                        pos.is_winning_move(rules, &m.to_move()),
+                        "{pos}: {m:?}"
+                    );
+                    raw_moves.push(m.to_move());
+                });
+                assert_eq!(
+                    raw_moves,
+                    pos.legal_moves(rules).to_vec(),
+                    "{pos} under {rules}"
+                );
+                let mut raw_unmoves = Vec::new();
+                tables.for_each_quiet_unmove(&raw, |code, from| {
+                    let to = raw.squares()[code];
+                    raw_unmoves.push(Move {
+                        from: Square::from_index(from as usize).unwrap(),
+                        to: Square::from_index(to as usize).unwrap(),
+                        captured: None,
+                    });
+                });
+                assert_eq!(
+                    raw_unmoves,
+                    pos.unmoves(rules, None).to_vec(),
                     "{pos} under {rules}"
                 );
             }

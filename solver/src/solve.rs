@@ -14,7 +14,7 @@ use crate::work::WorkArray;
 use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
 use jungletb_format::Tablebase;
 use jungletb_indexer::{Material, PositionIndex};
-use jungletb_rules::{MoveTables, NoMoveRule, Position, Ruleset, Value};
+use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -187,12 +187,36 @@ pub fn solve_material(
 fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)>, SolveError> {
     let mut seeds = Vec::new();
     for i in range {
-        let Some(pos) = ctx.index.canonical_position(i as u64) else {
+        let Some(pos) = ctx.index.canonical_raw_position(i as u64) else {
             ctx.cells[i].store(cell(RAW_UNUSED, 0), Relaxed);
             continue;
         };
-        let moves = ctx.tables.legal_moves(&pos);
-        if moves.is_empty() {
+        let mut any_move = false;
+        let mut inside = 0usize; // quiet moves: successors in this material
+        let mut immediate = false; // a move that ends the game at once
+        let mut best_win: Option<u16> = None; // shortest win through a capture
+        let mut floor: u16 = 0;
+        let mut outside_draw = false;
+        let mut error = None;
+        ctx.tables.for_each_move(&pos, |mv| {
+            any_move = true;
+            if pos.is_winning_move(&mv) {
+                immediate = true;
+            } else if !mv.is_capture() {
+                inside += 1;
+            } else if !immediate && error.is_none() {
+                match ctx.subs.value_after(&pos, &mv) {
+                    Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                    Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                    Ok(Value::Draw) => outside_draw = true,
+                    Err(e) => error = Some(e),
+                }
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if !any_move {
             let value = match ctx.rules.no_move {
                 NoMoveRule::Loss => {
                     seeds.push((0, i as u32));
@@ -202,24 +226,6 @@ fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32
             };
             ctx.cells[i].store(cell(value, 0), Relaxed);
             continue;
-        }
-        let mut inside = 0usize; // quiet moves: successors in this material
-        let mut immediate = false; // a move that ends the game at once
-        let mut best_win: Option<u16> = None; // shortest win through a capture
-        let mut floor: u16 = 0;
-        let mut outside_draw = false;
-        for mv in &moves {
-            if pos.is_winning_move(ctx.rules, mv) {
-                immediate = true;
-            } else if mv.captured.is_none() {
-                inside += 1;
-            } else if !immediate {
-                match ctx.subs.value_after(&pos, mv)? {
-                    Value::Loss(k) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-                    Value::Win(k) => floor = floor.max(k + 1),
-                    Value::Draw => outside_draw = true,
-                }
-            }
         }
         if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_WORK_PLIES {
             return Err(SolveError::DistanceOverflow(format!(
@@ -256,7 +262,7 @@ fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32
 /// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
 /// because moves commute with the symmetries.
 #[inline]
-fn weight(pos: &Position) -> u8 {
+fn weight(pos: &RawPosition) -> u8 {
     if pos.is_mirror_symmetric() {
         1
     } else {
@@ -273,15 +279,13 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
     };
     let pos = ctx
         .index
-        .position(c as u64)
+        .raw_position(c as u64)
         .expect("decided positions are in range");
-    let squares = pos.raw_squares();
     let before = pos.side_to_move().opponent();
     let w = weight(&pos);
-    for u in ctx.tables.quiet_unmoves(&pos) {
-        let mut sq = squares;
-        let moved = pos.piece_at(u.to).expect("the moved piece").code();
-        sq[moved] = u.from.index() as u8;
+    ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+        let mut sq = *pos.squares();
+        sq[code] = from;
         let p = ctx.index.index_squares(&sq, before) as u32;
         let slot = &ctx.cells[p as usize];
         match v {
@@ -310,11 +314,11 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
                 // A decided predecessor's count no longer matters: skip the
                 // write, which keeps the cache line shared between cores.
                 if !is_undecided(value_of(slot.load(Relaxed))) {
-                    continue;
+                    return;
                 }
                 let before_sub = slot.fetch_sub(w as u32, Relaxed);
                 if before_sub & 0xFF != w as u32 {
-                    continue;
+                    return;
                 }
                 // That was the last undecided successor: a loss, unless the
                 // position is a win already.
@@ -345,5 +349,5 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
             }
             Value::Draw => unreachable!("draws are never propagated"),
         }
-    }
+    });
 }

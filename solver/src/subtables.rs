@@ -3,11 +3,8 @@
 use crate::error::SolveError;
 use jungletb_format::{Table, Tablebase};
 use jungletb_indexer::Material;
-use jungletb_rules::{Move, Piece, Position, Value};
+use jungletb_rules::{RawMove, RawPosition, Value, NO_SQUARE};
 use std::sync::Arc;
-
-/// Raw square of an absent piece.
-const NO_SQUARE: u8 = 0xFF;
 
 /// For each piece a capture can take, the table of the material left and
 /// whether positions must be colour-swapped to be found in it.
@@ -31,17 +28,14 @@ impl SubTables {
     /// The value (for the side to move then) of the position after the
     /// capture `mv` in `pos`, which must not end the game.
     #[inline]
-    pub(crate) fn value_after(&self, pos: &Position, mv: &Move) -> Result<Value, SolveError> {
-        let mover = pos.side_to_move();
-        let victim = Piece::new(mover.opponent(), mv.captured.expect("a capture"));
-        let (table, flip) = self.by_victim[victim.code()]
+    pub(crate) fn value_after(&self, pos: &RawPosition, mv: &RawMove) -> Result<Value, SolveError> {
+        let (table, flip) = self.by_victim[mv.victim as usize]
             .as_ref()
             .expect("every capturable piece has a sub-table");
-        let mut sq = pos.raw_squares();
-        let moved = pos.piece_at(mv.from).expect("the mover").code();
-        sq[victim.code()] = NO_SQUARE;
-        sq[moved] = mv.to.index() as u8;
-        let side = mover.opponent();
+        let mut sq = *pos.squares();
+        sq[mv.victim as usize] = NO_SQUARE;
+        sq[mv.code as usize] = mv.to;
+        let side = pos.side_to_move().opponent();
         let i = if *flip {
             table.index().index_color_swapped(&sq, side)
         } else {

@@ -44,22 +44,33 @@ pub fn forward_sweep(
         .map(|c| {
             let (mut positions, mut successors, mut sum) = (0u64, 0u64, 0u64);
             for i in c * chunk..((c + 1) * chunk).min(n) {
-                let Some(pos) = index.canonical_position(i) else {
+                let Some(pos) = index.canonical_raw_position(i) else {
                     continue;
                 };
                 positions += 1;
-                for mv in tables.legal_moves(&pos) {
-                    if pos.is_winning_move(rules, &mv) {
-                        continue;
+                let after = pos.side_to_move().opponent();
+                let mut result = Ok(());
+                tables.for_each_move(&pos, |mv| {
+                    if pos.is_winning_move(&mv) || result.is_err() {
+                        return;
                     }
                     successors += 1;
-                    let x = if mv.captured.is_some() {
-                        subs.value_after(&pos, &mv)?.plies().unwrap_or(0) as u64
+                    let x = if mv.is_capture() {
+                        match subs.value_after(&pos, &mv) {
+                            Ok(v) => v.plies().unwrap_or(0) as u64,
+                            Err(e) => {
+                                result = Err(e);
+                                return;
+                            }
+                        }
                     } else {
-                        index.index(&pos.play(&mv))
+                        let mut sq = *pos.squares();
+                        sq[mv.code as usize] = mv.to;
+                        index.index_squares(&sq, after)
                     };
                     sum = sum.wrapping_mul(31).wrapping_add(x);
-                }
+                });
+                result?;
             }
             Ok((positions, successors, sum))
         })

@@ -1,0 +1,176 @@
+//! The hot-loop form of a position: raw squares plus occupancy bitboards.
+//!
+//! The board has 63 squares, so a set of squares fits in a `u64` (bit `i`
+//! is the square with index `i`, see [`Square::index`]). [`RawPosition`]
+//! keeps the square of each piece by piece code (as
+//! [`Position::raw_squares`]) and one bitboard of occupied squares per
+//! colour. It is 32 bytes, is built without touching a 63-byte board array,
+//! and answers "is this square empty?" with one AND: the form in which the
+//! solver decodes, generates moves and un-moves (see
+//! [`MoveTables::for_each_move`](crate::MoveTables::for_each_move)) and
+//! indexes. [`Position`] stays the general-purpose type.
+
+use crate::board::{Square, NO_SQUARE};
+use crate::piece::Color;
+use crate::position::Position;
+use crate::tables::RawMove;
+
+/// The bitboard of one square.
+#[inline]
+pub fn square_bit(sq: u8) -> u64 {
+    debug_assert!((sq as usize) < Square::COUNT);
+    1u64 << sq
+}
+
+/// The squares of file d (the mirror axis).
+pub const FILE_D: u64 = {
+    let mut m = 0u64;
+    let mut r = 0;
+    while r < 9 {
+        m |= 1 << (r * 7 + 3);
+        r += 1;
+    }
+    m
+};
+
+/// A position as raw squares by piece code and occupancy bitboards.
+///
+/// Structurally sound by construction like [`Position`]: no two pieces on a
+/// square (checked in debug builds by [`RawPosition::from_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RawPosition {
+    squares: [u8; 16],
+    occupied: [u64; 2],
+    side: Color,
+}
+
+impl RawPosition {
+    /// Builds a raw position from raw squares by piece code
+    /// ([`NO_SQUARE`] for an absent piece). `None` if a square is off the
+    /// board or used twice.
+    pub fn new(squares: [u8; 16], side: Color) -> Option<RawPosition> {
+        let mut occupied = [0u64; 2];
+        for (code, &s) in squares.iter().enumerate() {
+            if s == NO_SQUARE {
+                continue;
+            }
+            if s as usize >= Square::COUNT || (occupied[0] | occupied[1]) & square_bit(s) != 0 {
+                return None;
+            }
+            occupied[code / 8] |= square_bit(s);
+        }
+        Some(RawPosition {
+            squares,
+            occupied,
+            side,
+        })
+    }
+
+    /// Builds a raw position from squares and the matching occupancy of
+    /// White and Black: the decoder's fast path. The occupancy must be
+    /// exactly the squares' (checked in debug builds).
+    #[inline]
+    pub fn from_parts(squares: [u8; 16], white: u64, black: u64, side: Color) -> RawPosition {
+        debug_assert_eq!(
+            RawPosition::new(squares, side).map(|p| p.occupied),
+            Some([white, black])
+        );
+        RawPosition {
+            squares,
+            occupied: [white, black],
+            side,
+        }
+    }
+
+    /// The raw form of `pos`.
+    pub fn from_position(pos: &Position) -> RawPosition {
+        RawPosition::new(pos.raw_squares(), pos.side_to_move())
+            .expect("a Position is structurally sound")
+    }
+
+    /// The same position as a [`Position`].
+    pub fn to_position(&self) -> Position {
+        Position::from_raw_squares(self.squares, self.side)
+            .expect("a RawPosition is structurally sound")
+    }
+
+    /// Square of each piece by piece code ([`NO_SQUARE`] if absent).
+    #[inline]
+    pub fn squares(&self) -> &[u8; 16] {
+        &self.squares
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occupied[0] | self.occupied[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn occupied_by(&self, color: Color) -> u64 {
+        self.occupied[color.index()]
+    }
+
+    /// Number of pieces of `color`.
+    #[inline]
+    pub fn count(&self, color: Color) -> u32 {
+        self.occupied[color.index()].count_ones()
+    }
+
+    /// True if the position is its own left–right mirror image (every piece
+    /// on file d: each animal is unique per side, so the mirror must keep
+    /// every piece on its square).
+    #[inline]
+    pub fn is_mirror_symmetric(&self) -> bool {
+        self.occupied() & !FILE_D == 0
+    }
+
+    /// True if `mv` (legal here) ends the game at once: it enters the
+    /// opponent's den or captures the opponent's last piece.
+    #[inline]
+    pub fn is_winning_move(&self, mv: &RawMove) -> bool {
+        mv.enters_den || (mv.is_capture() && self.count(self.side.opponent()) == 1)
+    }
+
+    /// The code of `color`'s piece on raw square `sq`, if any.
+    #[inline]
+    pub fn piece_code_at(&self, sq: u8, color: Color) -> Option<usize> {
+        if self.occupied[color.index()] & square_bit(sq) == 0 {
+            return None;
+        }
+        let base = color.index() * 8;
+        (base..base + 8).find(|&c| self.squares[c] == sq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_position() {
+        let pos = Position::start();
+        let raw = RawPosition::from_position(&pos);
+        assert_eq!(raw.to_position(), pos);
+        assert_eq!(raw.count(Color::White), 8);
+        assert_eq!(raw.occupied().count_ones(), 16);
+        assert!(!raw.is_mirror_symmetric());
+        assert!(RawPosition::new([3; 16], Color::White).is_none());
+    }
+
+    #[test]
+    fn mirror_symmetry_matches_position() {
+        let pos: Position = "3e3/7/7/7/7/7/7/7/3R3 w".parse().unwrap();
+        assert!(pos.is_mirror_symmetric());
+        assert!(RawPosition::from_position(&pos).is_mirror_symmetric());
+        let pos: Position = "3e3/7/7/7/7/7/7/7/2R4 w".parse().unwrap();
+        assert!(!RawPosition::from_position(&pos).is_mirror_symmetric());
+    }
+}
