@@ -19,6 +19,7 @@
 //! whatever the longest distance. What is never decided is a draw.
 
 mod error;
+mod frontier;
 mod generate;
 mod progress;
 mod solve;

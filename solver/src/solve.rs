@@ -9,6 +9,7 @@
 //! faster than separate arrays, but it is one array instead of three).
 
 use crate::error::SolveError;
+use crate::frontier::Frontier;
 use crate::subtables::SubTables;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
@@ -130,41 +131,59 @@ pub fn solve_material(
     };
 
     // Pass 2: level by level, each decided position visits its predecessors.
+    // Positions decided for the next level go to a bitmap (see `frontier`);
+    // the few losses held back by a floor, and the seeds, wait in lists.
     let t1 = Instant::now();
-    while let Some((d, list)) = levels.pop_first() {
+    let mut current = Frontier::new(n);
+    let mut next = Frontier::new(n);
+    let mut pending = 0u64; // positions in `current`
+    let mut d = levels.first_key_value().map_or(0, |(&l, _)| l);
+    loop {
+        if let Some(list) = levels.remove(&d) {
+            pending += list.len() as u64;
+            list.par_iter().for_each(|&i| current.insert(i));
+        }
+        if pending == 0 {
+            match levels.first_key_value() {
+                Some((&l, _)) => {
+                    d = l;
+                    continue;
+                }
+                None => break,
+            }
+        }
         if d >= MAX_WORK_PLIES - 1 {
             return Err(SolveError::DistanceOverflow(format!(
                 "{material}: distances beyond {MAX_WORK_PLIES} plies"
             )));
         }
         stats.levels = d;
-        // Most new decisions are for the next level; losses held back by a
-        // floor go to later levels.
-        let (next, later) = list
-            .par_chunks(CHUNK)
+        let words = current.word_count();
+        let (found, later) = (0..words.div_ceil(CHUNK / 64))
+            .into_par_iter()
             .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut next, mut later), chunk| {
-                    for &c in chunk {
-                        expand(&ctx, d, c, &mut next, &mut later);
-                    }
-                    (next, later)
+                || (0u64, Vec::new()),
+                |(mut found, mut later), c| {
+                    let range = c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words);
+                    current.drain_words(range, |i| {
+                        expand(&ctx, d, i, &next, &mut found, &mut later);
+                    });
+                    (found, later)
                 },
             )
             .reduce(
-                || (Vec::new(), Vec::new()),
-                |(mut a, mut b), (c, e)| {
-                    a.extend(c);
+                || (0, Vec::new()),
+                |(a, mut b), (c, e)| {
                     b.extend(e);
-                    (a, b)
+                    (a + c, b)
                 },
             );
-        if !next.is_empty() {
-            levels.entry(d + 1).or_default().extend(next);
-        }
         for (level, i) in later {
             levels.entry(level).or_default().push(i);
         }
+        std::mem::swap(&mut current, &mut next);
+        pending = found;
+        d += 1;
     }
     drop(ctx);
     stats.propagate = t1.elapsed();
@@ -271,8 +290,16 @@ fn weight(pos: &RawPosition) -> u8 {
 }
 
 /// Processes position `c`, decided at level `d`: visits its predecessors.
-/// New decisions for level `d + 1` go to `next`, later ones to `later`.
-fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, u32)>) {
+/// New decisions for level `d + 1` go to `next` (counted in `found`), later
+/// ones to `later`.
+fn expand(
+    ctx: &Ctx,
+    d: u16,
+    c: u32,
+    next: &Frontier,
+    found: &mut u64,
+    later: &mut Vec<(u16, u32)>,
+) {
     let value = value_of(ctx.cells[c as usize].load(Relaxed));
     let Some(v) = encoding::decode(value).filter(|v| v.plies() == Some(d)) else {
         return; // stale entry: decided at another level
@@ -303,7 +330,8 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
                     match slot.compare_exchange_weak(cur, with_value(cur, target), Relaxed, Relaxed)
                     {
                         Ok(_) => {
-                            next.push(p);
+                            next.insert(p);
+                            *found += 1;
                             break;
                         }
                         Err(now) => cur = now,
@@ -337,7 +365,8 @@ fn expand(ctx: &Ctx, d: u16, c: u32, next: &mut Vec<u32>, later: &mut Vec<(u16, 
                     ) {
                         Ok(_) => {
                             if level == d + 1 {
-                                next.push(p);
+                                next.insert(p);
+                                *found += 1;
                             } else {
                                 later.push((level, p));
                             }
