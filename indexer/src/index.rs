@@ -56,7 +56,7 @@ pub struct PositionIndex {
     sets: Vec<SquareSet>,
     /// `s0 * 63 + s1` → canonical pair number, with `MIRROR_BIT` if the pair
     /// is the mirror image of the canonical one, or `NO_PAIR`.
-    pair_index: Vec<u32>,
+    pair_index: Box<[u32; 64 * 64]>,
     /// Canonical pair number → (s0, s1, self-mirrored).
     pairs: Vec<(u8, u8, bool)>,
     /// Ranges of pieces 2.. (free squares left for each).
@@ -133,7 +133,7 @@ impl PositionIndex {
         }
 
         // Canonical placements of the first two pieces under the mirror.
-        let mut pair_index = vec![NO_PAIR; Square::COUNT * Square::COUNT];
+        let mut pair_index = Box::new([NO_PAIR; 64 * 64]);
         let mut pairs = Vec::new();
         for &a in &sets[0].squares {
             for &b in &sets[1].squares {
@@ -145,9 +145,9 @@ impl PositionIndex {
                 if (a, b) <= (ma, mb) {
                     let n = pairs.len() as u32;
                     pairs.push((a, b, (a, b) == (ma, mb)));
-                    pair_index[a as usize * Square::COUNT + b as usize] = n;
+                    pair_index[pair_slot(a, b)] = n;
                     if (a, b) != (ma, mb) {
-                        pair_index[ma as usize * Square::COUNT + mb as usize] = n | MIRROR_BIT;
+                        pair_index[pair_slot(ma, mb)] = n | MIRROR_BIT;
                     }
                 }
             }
@@ -277,22 +277,23 @@ impl PositionIndex {
     /// The squares of the pieces in index order.
     #[inline(always)]
     fn gather(&self, by_code: &[u8; 16], swapped: bool, sq: &mut [u8]) {
-        for (i, s) in sq.iter_mut().enumerate() {
-            let code = self.codes[i] as usize;
-            *s = if swapped {
+        if swapped {
+            for (i, s) in sq.iter_mut().enumerate() {
                 // The swapped position's piece `c` stands where the
                 // original's piece of the other colour (`c ^ 8`) stood,
                 // rank-flipped.
-                FLIP[by_code[code ^ 8] as usize]
-            } else {
-                by_code[code]
-            };
+                *s = FLIP[by_code[(self.codes[i] ^ 8) as usize & 15] as usize];
+            }
+        } else {
+            for (i, s) in sq.iter_mut().enumerate() {
+                *s = by_code[self.codes[i] as usize & 15];
+            }
         }
     }
 
     #[inline(always)]
     fn placement_index(&self, sq: &mut [u8]) -> u64 {
-        let entry = self.pair_index[sq[0] as usize * Square::COUNT + sq[1] as usize];
+        let entry = self.pair_index[pair_slot(sq[0], sq[1])];
         debug_assert_ne!(entry, NO_PAIR);
         if entry & MIRROR_BIT != 0 {
             for s in sq.iter_mut() {
@@ -492,9 +493,18 @@ fn sq(i: u8) -> Square {
     Square::from_index(i as usize).expect("valid square")
 }
 
-/// Square index → rank-flipped square index.
-static FLIP: [u8; Square::COUNT] = {
-    let mut t = [0u8; Square::COUNT];
+/// Slot of the pair of squares (a, b) in `pair_index`. The mask keeps the
+/// slot provably in range (squares are below 63 anyway), so the lookup
+/// needs no bounds check.
+#[inline(always)]
+fn pair_slot(a: u8, b: u8) -> usize {
+    (a as usize & 63) << 6 | (b as usize & 63)
+}
+
+/// Square index → rank-flipped square index. 256 entries (the tail unused)
+/// so that indexing by a `u8` needs no bounds check.
+static FLIP: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut i = 0;
     while i < Square::COUNT {
         let (f, r) = (i % 7, i / 7);
@@ -504,9 +514,9 @@ static FLIP: [u8; Square::COUNT] = {
     t
 };
 
-/// Square index → mirrored square index.
-static MIRROR: [u8; Square::COUNT] = {
-    let mut t = [0u8; Square::COUNT];
+/// Square index → mirrored square index (256 entries, as `FLIP`).
+static MIRROR: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut i = 0;
     while i < Square::COUNT {
         let (f, r) = (i % 7, i / 7);
