@@ -217,9 +217,11 @@ fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32
         let mut floor: u16 = 0;
         let mut outside_draw = false;
         let mut error = None;
+        // Same as `pos.is_winning_move`, with the piece count read once.
+        let lone = pos.count(pos.side_to_move().opponent()) == 1;
         ctx.tables.for_each_move(&pos, |mv| {
             any_move = true;
-            if pos.is_winning_move(&mv) {
+            if mv.enters_den || (lone && mv.is_capture()) {
                 immediate = true;
             } else if !mv.is_capture() {
                 inside += 1;
