@@ -7,6 +7,11 @@
 //! sweep ratio, peak memory and bytes per position on disk. Each timing is
 //! the best of `ROUNDS` rounds (this machine's timings are noisy), with the
 //! thread counts interleaved so both see the same conditions.
+//!
+//! Instruction counts (stable where wall times are not) come from callgrind,
+//! as `perf stat` counters are not available on every virtual machine:
+//! `valgrind --tool=callgrind target/release/jungletb generate --material
+//! TRvTR --threads 1` (see the README's performance section).
 
 use jungletb::format::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
@@ -108,10 +113,12 @@ fn main() {
     println!("positions: {positions} ({successors} successors per sweep)");
     for t in [1, 2] {
         println!(
-            "{t} thread(s): solve {:.3} s ({:.2} M positions/s/thread), forward sweep {:.3} s, solve/sweep {:.2}",
+            "{t} thread(s): solve {:.3} s ({:.2} M positions/s/thread, {:.0} ns/position/thread), forward sweep {:.3} s ({:.0} ns/position/thread), solve/sweep {:.2}",
             secs(best_solve[t]),
             positions as f64 / secs(best_solve[t]) / t as f64 / 1e6,
+            secs(best_solve[t]) * t as f64 * 1e9 / positions as f64,
             secs(best_sweep[t]),
+            secs(best_sweep[t]) * t as f64 * 1e9 / positions as f64,
             secs(best_solve[t]) / secs(best_sweep[t]),
         );
     }
