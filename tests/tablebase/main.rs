@@ -11,3 +11,4 @@ mod reference;
 mod reference_solver;
 mod symmetry;
 mod variants;
+mod verify;

@@ -1,0 +1,55 @@
+//! `verify_material` (forward consistency) accepts every generated table
+//! and finds a value changed in an otherwise valid, checksummed table.
+
+use crate::fixture;
+use jungletb::format::{encoding, table_dir, write_table, Tablebase};
+use jungletb::indexer::{Material, PositionIndex};
+use jungletb::rules::{Ruleset, Value};
+use jungletb::solver::verify_material;
+
+#[test]
+fn verify_accepts_generated_tables_and_finds_a_changed_value() {
+    let rules = Ruleset::standard();
+    let root = fixture::standard();
+    let dir = table_dir(root, &rules);
+    let tb = Tablebase::with_dir(dir.clone(), rules.clone());
+    for name in fixture::THREE_PIECE {
+        let m = name.parse::<Material>().unwrap().canonical().0;
+        let report = verify_material(&tb, m).unwrap();
+        assert!(report.positions > 10_000, "{m}: {} positions", report.positions);
+        assert_eq!(report.mismatches, 0, "{m}: {:?}", report.examples);
+    }
+
+    // A copy of the tables with one win of ELvR made two plies longer.
+    let copy = tempfile::tempdir().unwrap();
+    let copy_dir = table_dir(copy.path(), &rules);
+    std::fs::create_dir_all(&copy_dir).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, copy_dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let m: Material = "ELvR".parse().unwrap();
+    let mut raw = tb.table(m).unwrap().raw_values().unwrap();
+    let slot = raw
+        .iter()
+        .position(|&v| matches!(encoding::decode(v), Some(Value::Win(k)) if k > 5))
+        .expect("a win longer than 5 plies");
+    let Some(Value::Win(k)) = encoding::decode(raw[slot]) else {
+        unreachable!()
+    };
+    raw[slot] = encoding::encode(Value::Win(k + 2)).unwrap();
+    std::fs::remove_file(copy_dir.join("ELvR.jtb")).unwrap();
+    let index = PositionIndex::new(m, &rules).unwrap();
+    write_table(&copy_dir, &rules, &index, &raw).unwrap();
+    let changed = Tablebase::with_dir(copy_dir, rules.clone());
+    let report = verify_material(&changed, m).unwrap();
+    assert!(report.mismatches >= 1, "the changed value went unnoticed");
+    let (_, stored, recomputed) = report.examples[0];
+    assert!(
+        stored == Value::Win(k + 2) || recomputed != stored,
+        "{:?}",
+        report.examples
+    );
+}
