@@ -62,6 +62,7 @@ fn main() {
         threads: None,
         quiet: true,
         verbose: false,
+        mem: None,
     })
     .unwrap();
     let dir = table_dir(root.path(), &rules);
@@ -80,7 +81,7 @@ fn main() {
             let mut pos_count = 0;
             for &m in &materials {
                 let (raw, stats) = p
-                    .install(|| solve_material(m, &rules, &tb, work.path(), &|_| {}))
+                    .install(|| solve_material(m, &rules, &tb, work.path(), u64::MAX, &|_| {}))
                     .unwrap();
                 pos_count += stats.positions;
                 if round == 0 && threads == 2 {

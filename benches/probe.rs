@@ -29,6 +29,7 @@ fn main() {
         threads: None,
         quiet: true,
         verbose: false,
+        mem: None,
     })
     .unwrap();
     // Random positions from random slots of random tables (a fixed seed).

@@ -325,8 +325,8 @@ impl PositionIndex {
     fn rest_index(&self, sq: &[u8]) -> u64 {
         let mut idx = 0u64;
         let mut occupied = square_bit(sq[0]) | square_bit(sq[1]);
-        for k in 2..sq.len().min(16) {
-            let bit = square_bit(sq[k]);
+        for (k, &s) in sq.iter().enumerate().take(16).skip(2) {
+            let bit = square_bit(s);
             let r = (self.masks[k] & !occupied & (bit - 1)).count_ones() as u64;
             idx = idx * self.radix[k] + r;
             occupied |= bit;
@@ -380,13 +380,13 @@ impl PositionIndex {
         }
         let mut by_code = [NONE; 16];
         let mut occupied = [0u64; 2];
-        for k in 0..n {
+        for (k, &digit) in digits.iter().enumerate().take(n) {
             let s = match k {
                 0 => a,
                 1 => b,
                 // The digit counts the squares of the set left free by the
                 // pieces before: the square is the digit-th free one.
-                _ => select_bit(self.masks[k] & !(occupied[0] | occupied[1]), digits[k]),
+                _ => select_bit(self.masks[k] & !(occupied[0] | occupied[1]), digit),
             };
             let code = self.codes[k] as usize;
             by_code[code] = s;
@@ -590,6 +590,7 @@ mod tests {
         out
     }
 
+    #[allow(clippy::needless_range_loop)] // the plain form, index by index
     fn plain_rest_squares(idx: &PositionIndex, pair: (u8, u8), mut rest: u64) -> Vec<u8> {
         let n = idx.pieces.len();
         let mut digits = vec![0u64; n];

@@ -1,7 +1,9 @@
 //! Generating every table of a request, in dependency order.
 
+use crate::claim::Claim;
 use crate::error::SolveError;
 use crate::progress::Progress;
+use crate::solve::minimum_memory;
 use crate::solve::solve_material;
 use jungletb_format::{table_dir, table_path, write_table, Table, Tablebase};
 use jungletb_indexer::{Material, PositionIndex};
@@ -26,6 +28,9 @@ pub struct GenerateOptions {
     pub quiet: bool,
     /// Print a line of figures per solved table (to stderr).
     pub verbose: bool,
+    /// Memory budget in bytes (`None`: no limit). Working arrays that would
+    /// not fit in it live in memory-mapped files in the tables directory.
+    pub mem: Option<u64>,
 }
 
 /// The outcome for one material.
@@ -63,6 +68,12 @@ pub struct GenerateReport {
 /// Generates the requested tables. Complete, valid tables already in the
 /// directory are kept; invalid ones are renamed aside (never deleted) and
 /// solved again.
+///
+/// Many generators may work on one directory at once (on one machine or on
+/// many sharing a file system): each material is claimed while it is solved
+/// (see [`crate::claim`]), a generator that needs a material another one is
+/// solving waits for it and then uses its table, and whatever a killed
+/// generator left of a material is cleared by the next one to claim it.
 pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
     let start = Instant::now();
     let rules = &opts.rules;
@@ -71,19 +82,22 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
         .map_err(|e| SolveError::Invalid(e.to_string()))?;
     let dir = table_dir(&opts.root, rules);
     std::fs::create_dir_all(&dir).map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
-    // One generator per directory at a time; then whatever a killed run left
-    // behind (working directories, unfinished temporary tables) is ours to
-    // clear. Complete tables are only ever created by an atomic rename, so
-    // nothing partial carries a table's name.
-    let _lock = lock_dir(&dir)?;
-    remove_leftovers(&dir, opts.quiet)?;
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| rules.animal_allowed(a))
     } else {
         Material::with_dependencies(&opts.materials)
     };
     for m in &list {
-        PositionIndex::new(*m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        let index =
+            PositionIndex::new(*m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        if let Some(mem) = opts.mem {
+            let need = minimum_memory(index.size());
+            if mem < need {
+                return Err(SolveError::Invalid(format!(
+                    "{m}: --mem {mem} bytes is too small to make progress: solving it needs at least {need} bytes in memory (the frontier bitmaps and buffers; everything else can live in files)"
+                )));
+            }
+        }
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = opts.threads {
@@ -93,61 +107,74 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
         .build()
         .map_err(|e| SolveError::Invalid(format!("thread pool: {e}")))?;
 
-    // Which tables are already there and valid?
-    let mut todo = Vec::new();
+    let total_positions: u64 = list
+        .iter()
+        .filter(|&&m| !table_path(&dir, m).exists())
+        .map(|&m| PositionIndex::new(m, rules).map(|i| i.size()).unwrap_or(0))
+        .sum();
+    let progress = Progress::new(opts.quiet, list.len() as u64, total_positions);
+    let say = |msg: String| {
+        if !opts.quiet {
+            progress.tables.suspend(|| eprintln!("{msg}"));
+        }
+    };
+    let subtables = Tablebase::with_dir(dir.clone(), rules.clone());
     let mut reports = Vec::new();
     let mut moved_aside = Vec::new();
     for &m in &list {
+        progress.tables.set_message(m.to_string());
         let path = table_path(&dir, m);
+        // A valid table is kept without taking the claim; anything else is
+        // looked at again under the claim, as another generator may be
+        // writing it right now.
+        if let Some(report) = existing_table(&path, rules, m) {
+            reports.push(report);
+            progress.tables.inc(1);
+            continue;
+        }
+        let (claim, _) = Claim::take(&dir, m, || {
+            say(format!("{m}: another generator is solving it; waiting"))
+        })?;
         if path.exists() {
             match Table::open(&path, rules, m) {
-                Ok(t) => {
-                    reports.push(MaterialReport {
-                        material: m,
-                        solved: false,
-                        positions: t.header().sides.iter().map(|s| s.positions).sum(),
-                        bytes: t.file_len(),
-                        time: Duration::ZERO,
-                        sweep: Duration::ZERO,
-                        propagate: Duration::ZERO,
-                    });
+                Ok(_) => {
+                    reports.extend(existing_table(&path, rules, m));
+                    progress.tables.inc(1);
                     continue;
                 }
                 Err(e) => {
                     let aside = aside_name(&path);
                     std::fs::rename(&path, &aside)
                         .map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
-                    if !opts.quiet {
-                        eprintln!(
-                            "warning: {e}; moved to {} and solving again",
-                            aside.display()
-                        );
-                    }
-                    moved_aside.push((path, aside));
+                    say(format!(
+                        "warning: {e}; moved to {} and solving again",
+                        aside.display()
+                    ));
+                    moved_aside.push((path.clone(), aside));
                 }
             }
         }
-        todo.push(m);
-    }
-
-    let total_positions: u64 = todo
-        .iter()
-        .map(|&m| PositionIndex::new(m, rules).map(|i| i.size()).unwrap_or(0))
-        .sum();
-    let progress = Progress::new(opts.quiet, todo.len() as u64, total_positions);
-    let subtables = Tablebase::with_dir(dir.clone(), rules.clone());
-    for &m in &todo {
-        progress.tables.set_message(m.to_string());
+        for p in claim.remove_leftovers()? {
+            say(format!(
+                "removed {} left by an interrupted run",
+                p.display()
+            ));
+        }
         let t0 = Instant::now();
         let work = tempfile::Builder::new()
-            .prefix(".work-")
+            .prefix(&claim.work_prefix())
             .tempdir_in(&dir)
             .map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
         let bar = progress.positions.clone();
-        let (raw, stats) =
-            pool.install(|| solve_material(m, rules, &subtables, work.path(), &|k| bar.inc(k)))?;
+        let budget = opts.mem.unwrap_or(u64::MAX);
+        let (raw, stats) = pool.install(|| {
+            solve_material(m, rules, &subtables, work.path(), budget, &|k| bar.inc(k))
+        })?;
         let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
         let written = write_table(&dir, rules, &index, &raw)?;
+        drop(raw);
+        drop(work);
+        drop(claim);
         reports.push(MaterialReport {
             material: m,
             solved: true,
@@ -158,16 +185,14 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
             propagate: stats.propagate,
         });
         if opts.verbose {
-            progress.tables.suspend(|| {
-                eprintln!(
-                    "{m}: {} positions, sweep {:.3} s, propagate {:.3} s ({} levels), total {:.3} s",
-                    stats.positions,
-                    stats.sweep.as_secs_f64(),
-                    stats.propagate.as_secs_f64(),
-                    stats.levels,
-                    t0.elapsed().as_secs_f64()
-                )
-            });
+            say(format!(
+                "{m}: {} positions, sweep {:.3} s, propagate {:.3} s ({} levels), total {:.3} s",
+                stats.positions,
+                stats.sweep.as_secs_f64(),
+                stats.propagate.as_secs_f64(),
+                stats.levels,
+                t0.elapsed().as_secs_f64()
+            ));
         }
         progress.tables.inc(1);
     }
@@ -180,51 +205,18 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
     })
 }
 
-/// Takes the directory's generator lock (released when the file closes,
-/// including when the process dies).
-fn lock_dir(dir: &Path) -> Result<std::fs::File, SolveError> {
-    let path = dir.join(".jungletb.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(SolveError::Io(format!(
-            "another `jungletb generate` is writing to {} (lock {})",
-            dir.display(),
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(SolveError::Io(format!("{}: {e}", path.display())))
-        }
-    }
-}
-
-/// Removes working directories (`.work-*`) and unfinished temporary tables
-/// (`.*.tmp`) left by an interrupted run.
-fn remove_leftovers(dir: &Path, quiet: bool) -> Result<(), SolveError> {
-    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", dir.display()));
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = entry.path();
-        let removed = if name.starts_with(".work-") && path.is_dir() {
-            std::fs::remove_dir_all(&path).map_err(io)?;
-            true
-        } else if name.starts_with('.') && name.ends_with(".tmp") && path.is_file() {
-            std::fs::remove_file(&path).map_err(io)?;
-            true
-        } else {
-            false
-        };
-        if removed && !quiet {
-            eprintln!("removed {} left by an interrupted run", path.display());
-        }
-    }
-    Ok(())
+/// The report for a complete, valid table at `path`, if there is one.
+fn existing_table(path: &Path, rules: &Ruleset, m: Material) -> Option<MaterialReport> {
+    let t = Table::open(path, rules, m).ok()?;
+    Some(MaterialReport {
+        material: m,
+        solved: false,
+        positions: t.header().sides.iter().map(|s| s.positions).sum(),
+        bytes: t.file_len(),
+        time: Duration::ZERO,
+        sweep: Duration::ZERO,
+        propagate: Duration::ZERO,
+    })
 }
 
 /// A free name beside `path` for an invalid table: `ELvR.jtb.invalid-N`.

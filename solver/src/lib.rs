@@ -18,10 +18,13 @@
 //! loss. Each position and move is visited a small constant number of times,
 //! whatever the longest distance. What is never decided is a draw.
 
+mod claim;
 mod error;
 mod frontier;
 mod generate;
+mod plan;
 mod progress;
+pub mod slurm;
 mod solve;
 mod subtables;
 mod sweep;
@@ -30,6 +33,7 @@ mod work;
 
 pub use error::SolveError;
 pub use generate::{generate, GenerateOptions, GenerateReport, MaterialReport};
-pub use solve::{solve_material, SolveStats};
+pub use plan::{Calibration, Plan, PlanEntry};
+pub use solve::{in_memory_bytes, minimum_memory, solve_material, SolveStats, SolvedValues};
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, VerifyReport};

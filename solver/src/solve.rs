@@ -85,19 +85,31 @@ struct Ctx<'a> {
 /// Solves canonical `material` under `rules`, reading its sub-materials from
 /// `subtables`, with working files under `work_dir`. Returns the raw values
 /// (see [`jungletb_format::encoding`]) for every slot of the material's index.
-/// `on_progress` is called with counts of positions swept.
+///
+/// `mem_budget` (bytes) decides where the big arrays live: when the cells
+/// and the output fit in it (see [`in_memory_bytes`]) they are ordinary
+/// memory, otherwise memory-mapped files in `work_dir`, which the kernel
+/// pages to disk as needed. Only the frontier bitmaps (1/4 byte per slot)
+/// must fit in memory (see [`minimum_memory`]). `on_progress` is called
+/// with counts of positions swept.
 pub fn solve_material(
     material: Material,
     rules: &Ruleset,
     subtables: &Tablebase,
     work_dir: &Path,
+    mem_budget: u64,
     on_progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Vec<u16>, SolveStats), SolveError> {
+) -> Result<(SolvedValues, SolveStats), SolveError> {
     let index =
         PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
-    let mut cells = WorkArray::u32(work_dir, "cells", n)?;
+    let in_memory = in_memory_bytes(n as u64) <= mem_budget;
+    let mut cells = if in_memory {
+        WorkArray::anonymous(n, 4)?
+    } else {
+        WorkArray::file(work_dir, "cells", n, 4)?
+    };
     let ctx = Ctx {
         rules,
         tables: MoveTables::new(rules),
@@ -106,21 +118,29 @@ pub fn solve_material(
         cells: cells.atomic_u32(),
     };
 
-    // Pass 1: forward sweep. Seeds are (level, index) of decided positions.
+    // Pass 1: forward sweep. Positions decided at levels 0 (no move) and 1
+    // (an immediate win) go straight to the first two frontiers; the rest
+    // (wins through captures, losses with a floor) to per-level lists.
     let t0 = Instant::now();
-    let seeds: Vec<Result<Vec<(u16, u32)>, SolveError>> = (0..n.div_ceil(CHUNK))
+    let mut current = Frontier::new(n);
+    let mut next = Frontier::new(n);
+    let seeds: Vec<Result<SweepSeeds, SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(n);
             let len = range.len() as u64;
-            let out = sweep_chunk(&ctx, range);
+            let out = sweep_chunk(&ctx, range, [&current, &next]);
             on_progress(len);
             out
         })
         .collect();
     let mut levels: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
+    let (mut pending, mut pending_next) = (0u64, 0u64);
     for s in seeds {
-        for (level, i) in s? {
+        let s = s?;
+        pending += s.first[0];
+        pending_next += s.first[1];
+        for (level, i) in s.later {
             levels.entry(level).or_default().push(i);
         }
     }
@@ -132,18 +152,16 @@ pub fn solve_material(
 
     // Pass 2: level by level, each decided position visits its predecessors.
     // Positions decided for the next level go to a bitmap (see `frontier`);
-    // the few losses held back by a floor, and the seeds, wait in lists.
+    // the few losses held back by a floor, and the seeds beyond level 1,
+    // wait in lists.
     let t1 = Instant::now();
-    let mut current = Frontier::new(n);
-    let mut next = Frontier::new(n);
-    let mut pending = 0u64; // positions in `current`
-    let mut d = levels.first_key_value().map_or(0, |(&l, _)| l);
+    let mut d = 0u16;
     loop {
         if let Some(list) = levels.remove(&d) {
             pending += list.len() as u64;
             list.par_iter().for_each(|&i| current.insert(i));
         }
-        if pending == 0 {
+        if pending == 0 && pending_next == 0 {
             match levels.first_key_value() {
                 Some((&l, _)) => {
                     d = l;
@@ -151,6 +169,13 @@ pub fn solve_material(
                 }
                 None => break,
             }
+        }
+        if pending == 0 {
+            // Nothing at this level, but some at the next.
+            std::mem::swap(&mut current, &mut next);
+            (pending, pending_next) = (pending_next, 0);
+            d += 1;
+            continue;
         }
         if d >= MAX_WORK_PLIES - 1 {
             return Err(SolveError::DistanceOverflow(format!(
@@ -182,29 +207,86 @@ pub fn solve_material(
             levels.entry(level).or_default().push(i);
         }
         std::mem::swap(&mut current, &mut next);
-        pending = found;
+        (pending, pending_next) = (pending_next + found, 0);
         d += 1;
     }
     drop(ctx);
     stats.propagate = t1.elapsed();
 
     // Undecided positions are draws.
-    let raw: Vec<u16> = cells
-        .u32_mut()
-        .par_iter()
-        .map(|&c| match value_of(c) {
-            v if is_undecided(v) => RAW_DRAW,
-            v => v,
-        })
-        .collect();
+    let mut values = if in_memory {
+        WorkArray::anonymous(n, 2)?
+    } else {
+        WorkArray::file(work_dir, "values", n, 2)?
+    };
+    values
+        .u16_mut()
+        .par_iter_mut()
+        .zip(cells.u32_mut().par_iter())
+        .for_each(|(out, &c)| {
+            *out = match value_of(c) {
+                v if is_undecided(v) => RAW_DRAW,
+                v => v,
+            }
+        });
+    drop(cells);
+    let raw = SolvedValues(values);
     stats.positions = raw.par_iter().filter(|&&v| v != RAW_UNUSED).count() as u64;
     Ok((raw, stats))
 }
 
+/// The raw values of a solved material, one per index slot (see
+/// [`jungletb_format::encoding`]): in memory or in a memory-mapped working
+/// file, as the memory budget decided.
+pub struct SolvedValues(WorkArray);
+
+impl std::ops::Deref for SolvedValues {
+    type Target = [u16];
+    fn deref(&self) -> &[u16] {
+        self.0.u16()
+    }
+}
+
+/// Bytes of memory a material of `slots` index slots needs to be solved
+/// entirely in memory: the cells (4 bytes a slot), the output (2), the
+/// frontier bitmaps (1/4) and a margin for lists and buffers.
+pub fn in_memory_bytes(slots: u64) -> u64 {
+    slots * 6 + minimum_memory(slots)
+}
+
+/// The least memory budget that lets a material of `slots` index slots make
+/// progress: the frontier bitmaps (1/4 byte a slot) and 64 MiB for lists,
+/// buffers and the move tables. Everything else can live in files.
+pub fn minimum_memory(slots: u64) -> u64 {
+    slots / 4 + (64 << 20)
+}
+
+/// What the sweep of one chunk decided: counts of the positions put in the
+/// level-0 and level-1 frontiers, and the other decided positions by level.
+struct SweepSeeds {
+    first: [u64; 2],
+    later: Vec<(u16, u32)>,
+}
+
 /// The forward sweep over one chunk of slots: counts each position's moves
 /// inside the material and resolves the others.
-fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32)>, SolveError> {
-    let mut seeds = Vec::new();
+fn sweep_chunk(
+    ctx: &Ctx,
+    range: std::ops::Range<usize>,
+    first: [&Frontier; 2],
+) -> Result<SweepSeeds, SolveError> {
+    let mut seeds = SweepSeeds {
+        first: [0, 0],
+        later: Vec::new(),
+    };
+    let mut seed = |level: u16, i: usize| {
+        if level < 2 {
+            first[level as usize].insert(i as u32);
+            seeds.first[level as usize] += 1;
+        } else {
+            seeds.later.push((level, i as u32));
+        }
+    };
     for i in range {
         let Some(pos) = ctx.index.canonical_raw_position(i as u64) else {
             ctx.cells[i].store(cell(RAW_UNUSED, 0), Relaxed);
@@ -240,7 +322,7 @@ fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32
         if !any_move {
             let value = match ctx.rules.no_move {
                 NoMoveRule::Loss => {
-                    seeds.push((0, i as u32));
+                    seed(0, i);
                     loss(0)
                 }
                 NoMoveRule::Draw => RAW_DRAW,
@@ -256,15 +338,15 @@ fn sweep_chunk(ctx: &Ctx, range: std::ops::Range<usize>) -> Result<Vec<(u16, u32
         // Every position stores its true count, so decrements never underflow.
         let count = (inside * weight(&pos) as usize + outside_draw as usize) as u8;
         let value = if immediate {
-            seeds.push((1, i as u32));
+            seed(1, i);
             win(1)
         } else if let Some(w) = best_win {
             // Tentative: a win found inside the material may be shorter.
-            seeds.push((w, i as u32));
+            seed(w, i);
             win(w)
         } else if count == 0 {
             // Every move is a capture into a smaller table lost for us.
-            seeds.push((floor, i as u32));
+            seed(floor, i);
             loss(floor)
         } else {
             UNDECIDED + floor

@@ -1,9 +1,10 @@
-//! Working arrays in memory-mapped files.
+//! Working arrays: anonymous memory, or memory-mapped files.
 //!
-//! The solver's per-position state lives in files under a temporary
-//! directory next to the tables, mapped into memory: the kernel pages them
-//! to disk when a material does not fit in RAM, and they vanish with the
-//! directory when the solve ends (or is interrupted).
+//! The solver's per-position state lives either in ordinary (anonymous)
+//! memory or, when it would not fit in the memory budget, in files under a
+//! temporary directory next to the tables, mapped into memory: the kernel
+//! pages them to disk as needed, and they vanish with the directory when the
+//! solve ends (or is interrupted). Both are zero-initialised.
 
 use crate::error::SolveError;
 use memmap2::MmapMut;
@@ -11,14 +12,28 @@ use std::fs::OpenOptions;
 use std::path::Path;
 use std::sync::atomic::AtomicU32;
 
-/// A zero-initialised array of `len` elements of `width` bytes in a mapped file.
+/// A zero-initialised array of `len` elements of `width` bytes, in
+/// anonymous memory or in a mapped file.
 pub(crate) struct WorkArray {
     map: MmapMut,
     len: usize,
 }
 
 impl WorkArray {
-    fn create(dir: &Path, name: &str, len: usize, width: usize) -> Result<WorkArray, SolveError> {
+    /// An array in anonymous memory.
+    pub(crate) fn anonymous(len: usize, width: usize) -> Result<WorkArray, SolveError> {
+        let map = MmapMut::map_anon((len * width).max(4096))
+            .map_err(|e| SolveError::Io(format!("allocating {} bytes: {e}", len * width)))?;
+        Ok(WorkArray { map, len })
+    }
+
+    /// An array in the new file `dir/name`.
+    pub(crate) fn file(
+        dir: &Path,
+        name: &str,
+        len: usize,
+        width: usize,
+    ) -> Result<WorkArray, SolveError> {
         let path = dir.join(name);
         let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
         let file = OpenOptions::new()
@@ -36,11 +51,6 @@ impl WorkArray {
         Ok(WorkArray { map, len })
     }
 
-    /// A new array of `len` 32-bit cells.
-    pub(crate) fn u32(dir: &Path, name: &str, len: usize) -> Result<WorkArray, SolveError> {
-        Self::create(dir, name, len, 4)
-    }
-
     /// The cells as atomics, for shared updates from many threads.
     pub(crate) fn atomic_u32(&self) -> &[AtomicU32] {
         assert!(self.map.len() >= self.len * 4);
@@ -56,5 +66,20 @@ impl WorkArray {
         // SAFETY: page-aligned, long enough, and `&mut self` rules out any
         // other reference to the cells.
         unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u32, self.len) }
+    }
+
+    /// The elements as 16-bit values.
+    pub(crate) fn u16(&self) -> &[u16] {
+        assert!(self.map.len() >= self.len * 2);
+        // SAFETY: page-aligned, long enough; shared access only reads.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u16, self.len) }
+    }
+
+    /// The elements as 16-bit values, exclusively.
+    pub(crate) fn u16_mut(&mut self) -> &mut [u16] {
+        assert!(self.map.len() >= self.len * 2);
+        // SAFETY: page-aligned, long enough, and `&mut self` rules out any
+        // other reference.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u16, self.len) }
     }
 }

@@ -27,6 +27,7 @@ pub fn generate_tables(rules: &Ruleset, materials: Vec<Material>) -> TempDir {
         threads: None,
         quiet: true,
         verbose: false,
+        mem: None,
     })
     .expect("generation succeeds");
     dir

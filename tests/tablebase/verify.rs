@@ -16,7 +16,11 @@ fn verify_accepts_generated_tables_and_finds_a_changed_value() {
     for name in fixture::THREE_PIECE {
         let m = name.parse::<Material>().unwrap().canonical().0;
         let report = verify_material(&tb, m).unwrap();
-        assert!(report.positions > 10_000, "{m}: {} positions", report.positions);
+        assert!(
+            report.positions > 10_000,
+            "{m}: {} positions",
+            report.positions
+        );
         assert_eq!(report.mismatches, 0, "{m}: {:?}", report.examples);
     }
 

@@ -1,6 +1,6 @@
 //! `jungletb generate`.
 
-use crate::common::{human_bytes, CmdResult, RulesArgs};
+use crate::common::{human_bytes, parse_bytes, CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
 use jungletb_solver::{generate, GenerateOptions};
@@ -30,6 +30,11 @@ pub struct Args {
     /// Print figures for every table solved.
     #[arg(long, short)]
     verbose: bool,
+    /// Memory budget, e.g. 4G or 512M (default: no limit). A material whose
+    /// working arrays do not fit keeps them in memory-mapped files in the
+    /// tables directory, paged by the kernel (slower, but it solves).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    mem: Option<u64>,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -50,6 +55,7 @@ pub fn run(a: Args) -> CmdResult {
         threads: a.threads,
         quiet: a.quiet,
         verbose: a.verbose,
+        mem: a.mem,
     };
     let report = generate(&opts).map_err(|e| e.to_string())?;
     if !a.quiet {

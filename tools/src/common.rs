@@ -50,3 +50,44 @@ pub fn human_bytes(b: u64) -> String {
         format!("{b} B")
     }
 }
+
+/// Parses a byte count with an optional binary suffix: `1048576`, `512K`,
+/// `64M`, `4G`, `1T` (also `KiB`, `MB`, … : all binary multiples).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, suffix) = t.split_at(digits);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a byte count (e.g. 4G, 512M, 1048576)"))?;
+    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => {
+            return Err(format!(
+                "'{text}': unknown unit '{suffix}' (use K, M, G or T)"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{text}' is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_parse_with_binary_units() {
+        assert_eq!(parse_bytes("1048576"), Ok(1 << 20));
+        assert_eq!(parse_bytes("512K"), Ok(512 << 10));
+        assert_eq!(parse_bytes("4G"), Ok(4 << 30));
+        assert_eq!(parse_bytes("64 MiB"), Ok(64 << 20));
+        assert!(parse_bytes("four").is_err());
+        assert!(parse_bytes("4X").is_err());
+        assert!(parse_bytes("99999999999T").is_err());
+    }
+}

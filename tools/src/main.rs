@@ -4,6 +4,7 @@ mod cmd_compress;
 mod cmd_generate;
 mod cmd_info;
 mod cmd_perft;
+mod cmd_plan;
 mod cmd_probe;
 mod cmd_rules;
 mod cmd_verify;
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Generate every table up to N pieces (missing or invalid ones only).
     Generate(cmd_generate::Args),
+    /// List what is left to generate, with cost estimates; write Slurm scripts.
+    Plan(cmd_plan::Args),
     /// Probe positions: value, distance, best moves and the line to the end.
     Probe(cmd_probe::Args),
     /// Count move sequences of a given depth (move-generator check).
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Generate(a) => cmd_generate::run(a),
+        Command::Plan(a) => cmd_plan::run(a),
         Command::Probe(a) => cmd_probe::run(a),
         Command::Perft(a) => cmd_perft::run(a),
         Command::Verify(a) => cmd_verify::run(a),

@@ -1,0 +1,230 @@
+//! `jungletb plan`.
+
+use crate::common::{human_bytes, CmdResult, RulesArgs};
+use clap::Args as ClapArgs;
+use jungletb_indexer::Material;
+use jungletb_solver::slurm::{self, SlurmOptions};
+use jungletb_solver::{Calibration, Plan};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `plan`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Plan every material with 2..=N pieces.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    max_pieces: u32,
+    /// Plan just this material (e.g. ELvR) and what it depends on (repeatable).
+    #[arg(long = "material", value_name = "KEY")]
+    materials: Vec<String>,
+    /// Tables root directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// One JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Measure this machine's solve speed first (solves a 4-piece material
+    /// in a temporary directory, a few seconds) instead of the built-in figure.
+    #[arg(long)]
+    calibrate: bool,
+    /// Threads per generator (per Slurm task), for time estimates.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    threads: usize,
+    /// Write Slurm batch scripts into DIR: one job array per piece count,
+    /// chained with afterok, and DIR/submit.sh to submit them.
+    #[arg(long, value_name = "DIR")]
+    slurm: Option<PathBuf>,
+    /// Target estimated length of one Slurm task, in minutes.
+    #[arg(long, default_value_t = 60.0, value_name = "MIN")]
+    task_minutes: f64,
+    /// At most N tasks of an array run at once (Slurm's %N; 0: no cap).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    max_running: usize,
+    /// The jungletb binary the tasks run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    binary: Option<PathBuf>,
+    /// Extra #SBATCH option for every job, e.g. --sbatch=--partition=long (repeatable).
+    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
+    sbatch: Vec<String>,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    if !(2..=8).contains(&a.max_pieces) {
+        return Err(format!("--max-pieces must be 2..8, got {}", a.max_pieces));
+    }
+    let rules = a.rules.resolve()?;
+    let materials = a
+        .materials
+        .iter()
+        .map(|s| s.parse::<Material>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let calibration = if a.calibrate {
+        Calibration::measure(a.threads.max(1)).map_err(|e| format!("calibrating: {e}"))?
+    } else {
+        Calibration::default()
+    };
+    let plan = Plan::new(&a.tables, &rules, a.max_pieces, &materials, calibration)
+        .map_err(|e| e.to_string())?;
+    let threads = a.threads.max(1);
+    let mut scripts = Vec::new();
+    if let Some(dir) = &a.slurm {
+        let binary = match &a.binary {
+            Some(b) => b.clone(),
+            None => std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?,
+        };
+        let root = std::fs::create_dir_all(&a.tables)
+            .and_then(|_| std::fs::canonicalize(&a.tables))
+            .map_err(|e| format!("{}: {e}", a.tables.display()))?;
+        let mut rule_args = vec!["--ruleset".to_string(), a.rules.ruleset.clone()];
+        for kv in &a.rules.rules {
+            rule_args.push("--rule".into());
+            rule_args.push(kv.clone());
+        }
+        let opts = SlurmOptions {
+            binary,
+            root,
+            rule_args,
+            cpus_per_task: threads,
+            task_seconds: a.task_minutes * 60.0,
+            max_running: a.max_running,
+            extra: a.sbatch.clone(),
+        };
+        if !plan.entries.is_empty() {
+            scripts = slurm::write_scripts(&plan, &opts, dir)
+                .map_err(|e| format!("writing scripts to {}: {e}", dir.display()))?;
+        }
+    }
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let written = if a.json {
+        let doc = json!({
+            "tables": plan.dir.display().to_string(),
+            "present": plan.present,
+            "calibration": {
+                "ns_per_slot_per_thread": plan.calibration.ns_per_slot,
+                "source": plan.calibration.source,
+            },
+            "threads": threads,
+            "materials": plan.entries.iter().map(|e| json!({
+                "material": e.material.to_string(),
+                "pieces": e.material.piece_count(),
+                "slots": e.slots,
+                "depends_on": e.depends_on.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "memory_bytes": e.memory_bytes,
+                "seconds": e.seconds_one_thread / threads as f64,
+                "reason": e.reason,
+            })).collect::<Vec<_>>(),
+            "total": {
+                "materials": plan.entries.len(),
+                "slots": plan.entries.iter().map(|e| e.slots).sum::<u64>(),
+                "core_hours": plan.core_seconds() / 3600.0,
+            },
+            "slurm_scripts": scripts.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{doc}")
+    } else {
+        write_text(&mut out, &plan, threads, &scripts)
+    };
+    match written {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("writing output: {e}")),
+    }
+}
+
+fn write_text(
+    out: &mut impl Write,
+    plan: &Plan,
+    threads: usize,
+    scripts: &[PathBuf],
+) -> std::io::Result<()> {
+    writeln!(out, "tables: {}", plan.dir.display())?;
+    writeln!(
+        out,
+        "calibration: {:.0} ns per index slot per thread ({})",
+        plan.calibration.ns_per_slot, plan.calibration.source
+    )?;
+    if plan.entries.is_empty() {
+        writeln!(
+            out,
+            "nothing to do: all {} tables are present",
+            plan.present
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<12} {:>6} {:>14} {:>11} {:>12}  depends on / reason",
+        "material",
+        "pieces",
+        "slots",
+        "memory",
+        format!("time ({threads} t)")
+    )?;
+    for e in &plan.entries {
+        let deps: Vec<String> = e.depends_on.iter().map(|m| m.to_string()).collect();
+        let why = if e.reason == "missing" {
+            String::new()
+        } else {
+            format!(" [{}]", e.reason)
+        };
+        writeln!(
+            out,
+            "{:<12} {:>6} {:>14} {:>11} {:>12}  {}{why}",
+            e.material.to_string(),
+            e.material.piece_count(),
+            e.slots,
+            human_bytes(e.memory_bytes),
+            duration(e.seconds_one_thread / threads as f64),
+            deps.join(" "),
+        )?;
+    }
+    let mut counts: Vec<u32> = plan
+        .entries
+        .iter()
+        .map(|e| e.material.piece_count())
+        .collect();
+    counts.dedup();
+    for k in counts {
+        let level: Vec<_> = plan
+            .entries
+            .iter()
+            .filter(|e| e.material.piece_count() == k)
+            .collect();
+        writeln!(
+            out,
+            "{k} pieces: {} material(s), {} slots, {:.1} core-hours, largest needs {}",
+            level.len(),
+            level.iter().map(|e| e.slots).sum::<u64>(),
+            level.iter().map(|e| e.seconds_one_thread).sum::<f64>() / 3600.0,
+            human_bytes(level.iter().map(|e| e.memory_bytes).max().unwrap_or(0)),
+        )?;
+    }
+    writeln!(
+        out,
+        "to do: {} material(s) ({} present), {:.1} core-hours in all",
+        plan.entries.len(),
+        plan.present,
+        plan.core_seconds() / 3600.0
+    )?;
+    for s in scripts {
+        writeln!(out, "wrote {}", s.display())?;
+    }
+    Ok(())
+}
+
+/// Seconds as a short human duration.
+fn duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
