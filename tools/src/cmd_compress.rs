@@ -1,7 +1,7 @@
 //! `jungletb compress`: the compressed distribution form of table files.
 
 use crate::cmd_verify::table_files;
-use crate::common::{human_bytes, thread_pool, CmdResult};
+use crate::common::{human_bytes, only_materials, thread_pool, CmdResult};
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb_format::{
@@ -36,6 +36,9 @@ pub struct Args {
     /// Only print problems and the final summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Only the table of this material (e.g. ELvR; repeatable).
+    #[arg(long = "material", value_name = "KEY")]
+    materials: Vec<String>,
 }
 
 /// Totals over the tables compressed.
@@ -51,7 +54,7 @@ struct Totals {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let files = table_files(&a.tables)?;
+    let files = only_materials(table_files(&a.tables)?, &a.materials)?;
     let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|p| p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION))

@@ -13,10 +13,10 @@ use std::process::ExitCode;
 /// Arguments of `plan`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Plan every material with 2..=N pieces.
-    #[arg(long, default_value_t = 3, value_name = "N")]
-    max_pieces: u32,
-    /// Plan just this material (e.g. ELvR) and what it depends on (repeatable).
+    /// Plan every material with 2..=N pieces (default 3 unless --material is given).
+    #[arg(long, value_name = "N")]
+    max_pieces: Option<u32>,
+    /// Also plan this material (e.g. ELvR) and what it depends on (repeatable).
     #[arg(long = "material", value_name = "KEY")]
     materials: Vec<String>,
     /// Tables root directory.
@@ -53,8 +53,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    if !(2..=8).contains(&a.max_pieces) {
-        return Err(format!("--max-pieces must be 2..8, got {}", a.max_pieces));
+    if let Some(n) = a.max_pieces.filter(|n| !(2..=8).contains(n)) {
+        return Err(format!("--max-pieces must be 2..8, got {n}"));
     }
     let rules = a.rules.resolve()?;
     let materials = a
@@ -67,8 +67,8 @@ pub fn run(a: Args) -> CmdResult {
     } else {
         Calibration::default()
     };
-    let plan = Plan::new(&a.tables, &rules, a.max_pieces, &materials, calibration)
-        .map_err(|e| e.to_string())?;
+    let list = Plan::request(&rules, a.max_pieces, &materials);
+    let plan = Plan::new(&a.tables, &rules, list, calibration).map_err(|e| e.to_string())?;
     let threads = a.threads.max(1);
     let mut scripts = Vec::new();
     if let Some(dir) = &a.slurm {

@@ -1,7 +1,7 @@
 //! `jungletb verify`.
 
 use crate::cmd_compress::same_values;
-use crate::common::{thread_pool, CmdResult};
+use crate::common::{only_materials, thread_pool, CmdResult};
 use clap::Args as ClapArgs;
 use jungletb_format::{Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
@@ -23,6 +23,9 @@ pub struct Args {
     /// Only print problems and the final summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Only the table of this material (e.g. ELvR; repeatable).
+    #[arg(long = "material", value_name = "KEY")]
+    materials: Vec<String>,
 }
 
 /// Every table file under `root` (its own files and those one level down).
@@ -54,7 +57,7 @@ pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let files = table_files(&a.tables)?;
+    let files = only_materials(table_files(&a.tables)?, &a.materials)?;
     if files.is_empty() {
         return Err(format!(
             "no table files (*.{TABLE_EXTENSION}, *.{COMPRESSED_EXTENSION}) in '{}'",

@@ -26,6 +26,33 @@ impl RulesArgs {
     }
 }
 
+/// Keeps the table files of `materials` (any colour order; all files if
+/// empty). Fails on an unknown material name.
+pub fn only_materials(
+    files: Vec<std::path::PathBuf>,
+    materials: &[String],
+) -> Result<Vec<std::path::PathBuf>, String> {
+    if materials.is_empty() {
+        return Ok(files);
+    }
+    let names = materials
+        .iter()
+        .map(|s| {
+            s.parse::<jungletb_indexer::Material>()
+                .map(|m| m.canonical().0.to_string())
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<Vec<String>, String>>()?;
+    Ok(files
+        .into_iter()
+        .filter(|p| {
+            p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| names.iter().any(|n| n == s))
+        })
+        .collect())
+}
+
 /// The error type of commands: a message for the user.
 pub type CmdResult = Result<std::process::ExitCode, String>;
 
