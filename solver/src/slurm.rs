@@ -250,14 +250,9 @@ mod tests {
     #[test]
     fn arrays_cover_every_material_once_within_slurm_limits() {
         let dir = tempfile::tempdir().unwrap();
-        let plan = Plan::new(
-            dir.path(),
-            &Ruleset::standard(),
-            4,
-            &[],
-            Calibration::default(),
-        )
-        .unwrap();
+        let rules = Ruleset::standard();
+        let list = Plan::request(&rules, Some(4), &[]);
+        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
         let jobs = arrays(&plan, &options());
         assert_eq!(jobs.iter().map(|j| j.pieces).collect::<Vec<_>>(), [2, 3, 4]);
         let mut all: Vec<String> = jobs.iter().flat_map(|j| j.tasks.concat()).collect();
@@ -282,14 +277,9 @@ mod tests {
     #[test]
     fn scripts_chain_levels_and_quote_paths() {
         let dir = tempfile::tempdir().unwrap();
-        let plan = Plan::new(
-            dir.path(),
-            &Ruleset::standard(),
-            3,
-            &[],
-            Calibration::default(),
-        )
-        .unwrap();
+        let rules = Ruleset::standard();
+        let list = Plan::request(&rules, Some(3), &[]);
+        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
         let out = dir.path().join("slurm");
         let mut opts = options();
         opts.root = "/shared/it's here".into();
