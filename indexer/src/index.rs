@@ -160,7 +160,7 @@ impl PositionIndex {
         let sides = if material.is_symmetric() { 1 } else { 2 };
         if placements * sides > u32::MAX as u64 {
             return Err(IndexError::TooLarge(format!(
-                "{material} has {} index slots, more than 2^32",
+                "{material} has {} index slots, more than the 2^32 an index holds (tables go up to 5 pieces)",
                 placements * sides
             )));
         }

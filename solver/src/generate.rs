@@ -87,16 +87,25 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
     } else {
         Material::with_dependencies(&opts.materials)
     };
-    for m in &list {
-        let index =
-            PositionIndex::new(*m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
-        if let Some(mem) = opts.mem {
-            let need = minimum_memory(index.size());
-            if mem < need {
-                return Err(SolveError::Invalid(format!(
-                    "{m}: --mem {mem} bytes is too small to make progress: solving it needs at least {need} bytes in memory (the frontier bitmaps and buffers; everything else can live in files)"
-                )));
-            }
+    // The requested materials first, so that an error names what was asked.
+    let mut largest: Option<(Material, u64)> = None;
+    for m in opts
+        .materials
+        .iter()
+        .map(|m| m.canonical().0)
+        .chain(list.iter().copied())
+    {
+        let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        if largest.is_none_or(|(_, size)| index.size() > size) {
+            largest = Some((m, index.size()));
+        }
+    }
+    if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
+        let need = minimum_memory(size);
+        if mem < need {
+            return Err(SolveError::Invalid(format!(
+                "--mem {mem} bytes is too small to make progress: {m} needs at least {need} bytes in memory (its frontier bitmaps and buffers; everything else can live in files)"
+            )));
         }
     }
     let mut pool = rayon::ThreadPoolBuilder::new();

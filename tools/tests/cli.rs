@@ -375,3 +375,52 @@ fn compress_then_probe_and_verify_compressed_tables() {
         "{stdout}"
     );
 }
+
+#[test]
+fn generate_refuses_impossible_requests_clearly() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().to_str().unwrap();
+    for (args, expected) in [
+        (vec!["--material", "ELTPRvDCW"], "tables go up to 5 pieces"),
+        (vec!["--material", "XYvZ"], "'X' is not an animal letter"),
+        (
+            vec!["--material", "ELvTRP", "--mem", "10M"],
+            "too small to make progress",
+        ),
+        (
+            vec!["--material", "ELvR", "--mem", "lots"],
+            "not a byte count",
+        ),
+    ] {
+        let mut all = vec!["generate", "--out", out];
+        all.extend(args.iter());
+        let o = run(&all);
+        let (_, stderr) = text(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(if args.contains(&"lots") { 2 } else { 1 }),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    // Nothing was written.
+    let written: Vec<_> = walk(d.path());
+    assert!(
+        written
+            .iter()
+            .all(|p| p.is_dir() || p.to_string_lossy().contains(".locks")),
+        "{written:?}"
+    );
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
