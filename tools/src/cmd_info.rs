@@ -4,7 +4,7 @@ use crate::cmd_verify::table_files;
 use crate::common::{human_bytes, CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
 use jungletb_format::{table_dir, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
-use jungletb_rules::{Color, Ruleset};
+use jungletb_rules::{Color, Position, Ruleset, Value};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,6 +15,10 @@ use std::process::ExitCode;
 pub struct InfoArgs {
     /// A table file (e.g. tables/standard/ELvR.jtb).
     file: PathBuf,
+    /// Also find a position of each side's longest win and longest loss
+    /// (reads every value of the table).
+    #[arg(long)]
+    examples: bool,
 }
 
 /// Arguments of `stats`.
@@ -83,8 +87,40 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
             "{:?} to move: {} wins, {} losses, {} draws; longest win {}, longest loss {}",
             side, s.wins, s.losses, s.draws, s.longest_win, s.longest_loss
         );
+        if a.examples {
+            for target in [Value::Win(s.longest_win), Value::Loss(s.longest_loss)] {
+                if let Some(pos) = example(&t, side, target).map_err(|e| e.to_string())? {
+                    println!("  e.g. {target}: {pos}");
+                }
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first position of `t` with `side` to move and value `target`.
+fn example(
+    t: &Table,
+    side: Color,
+    target: Value,
+) -> Result<Option<Position>, jungletb_format::TableError> {
+    let index = t.index();
+    let size = index.size();
+    let range = match (index.white_to_move_only(), side) {
+        (true, _) => 0..size,
+        (false, Color::White) => 0..size / 2,
+        (false, Color::Black) => size / 2..size,
+    };
+    for i in range {
+        // Unused slots hold no value (reading one is an error).
+        if !index.is_canonical_slot(i) {
+            continue;
+        }
+        if t.value_at(i)? == target {
+            return Ok(index.position(i));
+        }
+    }
+    Ok(None)
 }
 
 #[derive(Default)]
