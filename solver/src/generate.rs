@@ -71,9 +71,10 @@ pub struct GenerateReport {
 ///
 /// Many generators may work on one directory at once (on one machine or on
 /// many sharing a file system): each material is claimed while it is solved
-/// (see [`crate::claim`]), a generator that needs a material another one is
-/// solving waits for it and then uses its table, and whatever a killed
-/// generator left of a material is cleared by the next one to claim it.
+/// (an exclusive lock on `.locks/<MATERIAL>.lock`), a generator that needs a
+/// material another one is solving waits for it and then uses its table, and
+/// whatever a killed generator left of a material is cleared by the next one
+/// to claim it.
 pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
     let start = Instant::now();
     let rules = &opts.rules;

@@ -2,18 +2,21 @@
 //!
 //! - [`solve_material`] solves one material given its solved sub-materials
 //!   (the tables reachable by a capture), in parallel, with its working
-//!   arrays in memory-mapped files.
+//!   arrays in memory or, beyond a memory budget, in memory-mapped files.
 //! - [`verify_material`] re-checks a table by one ply of search from every
 //!   position (forward consistency).
 //! - [`generate`] solves every material of a request in dependency order and
-//!   writes the table files, keeping complete valid tables.
+//!   writes the table files, keeping complete valid tables. Many generators
+//!   may share one directory: each material is claimed while it is solved.
+//! - [`Plan`] lists what is left to generate with cost estimates, and
+//!   [`slurm`] turns a plan into job arrays for a Slurm cluster.
 //!
 //! The algorithm (see `solve.rs`): one forward sweep counts, for every
 //! position, its distinct successors inside the material and resolves moves
 //! that end the game or leave the material (captures, probed in the smaller
-//! tables). Then positions are decided level by level (distance 0, 1, 2, …):
-//! each decided position visits its predecessors (by un-move generation)
-//! once, turning them into wins (from a loss) or decrementing their counter
+//! tables). Then positions are decided level by level (distance 0, 1, 2, …),
+//! each level a bitmap over the index (see `frontier.rs`): each decided
+//! position visits its predecessors (by un-move generation) once, turning them into wins (from a loss) or decrementing their counter
 //! of undecided successors (from a win); a counter reaching zero makes a
 //! loss. Each position and move is visited a small constant number of times,
 //! whatever the longest distance. What is never decided is a draw.
