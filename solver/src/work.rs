@@ -24,6 +24,13 @@ impl WorkArray {
     pub(crate) fn anonymous(len: usize, width: usize) -> Result<WorkArray, SolveError> {
         let map = MmapMut::map_anon((len * width).max(4096))
             .map_err(|e| SolveError::Io(format!("allocating {} bytes: {e}", len * width)))?;
+        // Transparent huge pages where the kernel gives them on request
+        // (`madvise` mode): the propagation reads cells at random, and with
+        // 4 KiB pages nearly every such read of a 5-piece material (1.5 GB of
+        // cells) also misses the TLB. Measured on DCRvCR (365 M positions, 2
+        // threads, interleaved, on a loaded machine): propagation 69 / 68 s
+        // without, 56 / 64 s with. Only a hint: without it nothing changes.
+        let _ = map.advise(memmap2::Advice::HugePage);
         Ok(WorkArray { map, len })
     }
 
