@@ -325,8 +325,11 @@ impl PositionIndex {
     fn rest_index(&self, sq: &[u8]) -> u64 {
         let mut idx = 0u64;
         let mut occupied = square_bit(sq[0]) | square_bit(sq[1]);
-        for (k, &s) in sq.iter().enumerate().take(16).skip(2) {
-            let bit = square_bit(s);
+        // An index loop: the iterator form (enumerate/take/skip) measured
+        // 25 % more instructions for the whole solve (callgrind, TRvTR).
+        #[allow(clippy::needless_range_loop)]
+        for k in 2..sq.len().min(16) {
+            let bit = square_bit(sq[k]);
             let r = (self.masks[k] & !occupied & (bit - 1)).count_ones() as u64;
             idx = idx * self.radix[k] + r;
             occupied |= bit;
@@ -380,13 +383,14 @@ impl PositionIndex {
         }
         let mut by_code = [NONE; 16];
         let mut occupied = [0u64; 2];
-        for (k, &digit) in digits.iter().enumerate().take(n) {
+        #[allow(clippy::needless_range_loop)] // as in `rest_index`
+        for k in 0..n {
             let s = match k {
                 0 => a,
                 1 => b,
                 // The digit counts the squares of the set left free by the
                 // pieces before: the square is the digit-th free one.
-                _ => select_bit(self.masks[k] & !(occupied[0] | occupied[1]), digit),
+                _ => select_bit(self.masks[k] & !(occupied[0] | occupied[1]), digits[k]),
             };
             let code = self.codes[k] as usize;
             by_code[code] = s;
