@@ -75,11 +75,11 @@ pub fn run(a: Args) -> CmdResult {
             match compress_one(path, &out_dir, a.level, &totals) {
                 Ok(line) => {
                     if !a.quiet {
-                        println!("{line}");
+                        outln!("{line}");
                     }
                 }
                 Err(e) => {
-                    println!("FAIL {e}");
+                    outln!("FAIL {e}");
                     failures.lock().expect("no panics while held").push(e);
                 }
             }
@@ -87,7 +87,7 @@ pub fn run(a: Args) -> CmdResult {
     });
     let t = |x: &AtomicU64| x.load(Relaxed);
     let positions = t(&totals.positions).max(1) as f64;
-    println!(
+    outln!(
         "{} tables ({} compressed now, {} already done), {} positions: {} -> {} ({:.2} %), \
          WDL {:.4} + DTM {:.4} = {:.4} bytes/position, {:.1} s",
         t(&totals.tables) + t(&totals.kept),

@@ -39,21 +39,21 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
     let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
     let h = t.header();
     let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
-    println!("file:           {}", a.file.display());
-    println!("material:       {}", h.material);
-    println!("format version: {}", h.format_version);
-    println!("index scheme:   {}", h.index_scheme_version);
-    println!(
+    outln!("file:           {}", a.file.display());
+    outln!("material:       {}", h.material);
+    outln!("format version: {}", h.format_version);
+    outln!("index scheme:   {}", h.index_scheme_version);
+    outln!(
         "rule set:       {} (id {:016x})",
         rules.label(),
         h.ruleset_id
     );
     for (k, v) in rules.options() {
-        println!("  {k} = {v}");
+        outln!("  {k} = {v}");
     }
-    println!("index slots:    {}", h.index_size);
+    outln!("index slots:    {}", h.index_size);
     let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
-    println!(
+    outln!(
         "positions:      {} (density {:.4}){}",
         positions,
         positions as f64 / h.index_size as f64,
@@ -64,33 +64,38 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
         }
     );
     match t.compressed_sizes() {
-        None => println!("value width:    {} byte(s)", h.value_width),
-        Some(z) => println!(
+        None => outln!("value width:    {} byte(s)", h.value_width),
+        Some(z) => outln!(
             "compressed:     WDL {} + distances {} ({} byte(s) per distance)",
             human_bytes(z.wdl_bytes),
             human_bytes(z.dtm_bytes),
             h.value_width
         ),
     }
-    println!(
+    outln!(
         "file size:      {} ({} bytes)",
         human_bytes(t.file_len()),
         t.file_len()
     );
-    println!("payload crc32:  {:08x} (verified)", h.payload_crc);
+    outln!("payload crc32:  {:08x} (verified)", h.payload_crc);
     for side in Color::ALL {
         if h.white_to_move_only && side == Color::Black {
             continue;
         }
         let s = h.sides[side.index()];
-        println!(
+        outln!(
             "{:?} to move: {} wins, {} losses, {} draws; longest win {}, longest loss {}",
-            side, s.wins, s.losses, s.draws, s.longest_win, s.longest_loss
+            side,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.longest_win,
+            s.longest_loss
         );
         if a.examples {
             for target in [Value::Win(s.longest_win), Value::Loss(s.longest_loss)] {
                 if let Some(pos) = example(&t, side, target).map_err(|e| e.to_string())? {
-                    println!("  e.g. {target}: {pos}");
+                    outln!("  e.g. {target}: {pos}");
                 }
             }
         }
@@ -184,7 +189,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
                 json!({"wins": s.wins, "losses": s.losses, "draws": s.draws,
                        "longest_win": s.longest_win, "longest_loss": s.longest_loss})
             };
-            println!(
+            outln!(
                 "{}",
                 json!({
                     "material": h.material.to_string(),
@@ -198,7 +203,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             );
         }
         for (n, t) in &by_count {
-            println!(
+            outln!(
                 "{}",
                 json!({
                     "pieces": n, "tables": t.tables, "positions": t.positions, "slots": t.slots,
@@ -211,7 +216,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{:<10} {:>10} {:>8}  {:>27}  {:>27}  {:>5} {:>5}",
         "material",
         "positions",
@@ -224,7 +229,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
     for (h, _) in &rows {
         let (w, b) = (h.side(Color::White), h.side(Color::Black));
         let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
-        println!(
+        outln!(
             "{:<10} {:>10} {:>8.4}  {:>27}  {:>27}  {:>5} {:>5}",
             h.material.to_string(),
             positions,
@@ -235,9 +240,9 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             w.longest_loss.max(b.longest_loss),
         );
     }
-    println!();
+    outln!();
     for (n, t) in &by_count {
-        println!(
+        outln!(
             "{n} pieces: {} tables, {} positions ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {}",
             t.tables, t.positions, t.slots, human_bytes(t.bytes),
             t.wld[0][0], t.wld[0][1], t.wld[0][2], t.wld[1][0], t.wld[1][1], t.wld[1][2], t.longest_win

@@ -31,12 +31,12 @@ pub fn run(a: Args) -> CmdResult {
     if a.divide {
         let mut total = 0;
         for (mv, n) in perft_divide(&pos, &rules, a.depth) {
-            println!("{mv}: {n}");
+            outln!("{mv}: {n}");
             total += n;
         }
-        println!("total: {total}");
+        outln!("total: {total}");
     } else {
-        println!("{}", perft(&pos, &rules, a.depth));
+        outln!("{}", perft(&pos, &rules, a.depth));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,20 +21,22 @@ pub fn run(a: Args) -> CmdResult {
         if !a.rules.is_empty() {
             return Err("--rule needs a rule set name: jungletb rules standard --rule …".into());
         }
-        println!("Named rule sets:");
+        outln!("Named rule sets:");
         for b in BaseRuleset::ALL {
-            println!("  {:<10} id {:016x}", b.name(), Ruleset::named(b).id());
+            outln!("  {:<10} id {:016x}", b.name(), Ruleset::named(b).id());
         }
-        println!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
+        outln!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
         let named: Vec<Vec<(&str, String)>> = BaseRuleset::ALL
             .iter()
             .map(|&b| Ruleset::named(b).options())
             .collect();
         for (i, (opt, meaning, values)) in OPTION_HELP.iter().enumerate() {
-            println!("  {opt}\n      {meaning}\n      values: {values}");
-            println!(
+            outln!("  {opt}\n      {meaning}\n      values: {values}");
+            outln!(
                 "      standard: {}, leiden: {}, popular: {}",
-                named[0][i].1, named[1][i].1, named[2][i].1
+                named[0][i].1,
+                named[1][i].1,
+                named[2][i].1
             );
         }
         return Ok(ExitCode::SUCCESS);
@@ -44,10 +46,10 @@ pub fn run(a: Args) -> CmdResult {
         r.apply_override(kv).map_err(|e| e.to_string())?;
     }
     r.check_supported().map_err(|e| e.to_string())?;
-    println!("rule set: {}", r.label());
-    println!("id:       {:016x}", r.id());
+    outln!("rule set: {}", r.label());
+    outln!("id:       {:016x}", r.id());
     for (k, v) in r.options() {
-        println!("  {k} = {v}");
+        outln!("  {k} = {v}");
     }
     Ok(ExitCode::SUCCESS)
 }

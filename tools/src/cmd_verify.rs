@@ -76,7 +76,7 @@ pub fn run(a: Args) -> CmdResult {
         let header = match Header::read(path) {
             Ok(h) => h,
             Err(e) => {
-                println!("FAIL {e}");
+                outln!("FAIL {e}");
                 bad += 1;
                 continue;
             }
@@ -88,7 +88,7 @@ pub fn run(a: Args) -> CmdResult {
         };
         let expected_name = format!("{}.{ext}", header.material);
         if path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
-            println!(
+            outln!(
                 "FAIL {}: holds {}, so it must be named {expected_name}",
                 path.display(),
                 header.material
@@ -110,7 +110,7 @@ pub fn run(a: Args) -> CmdResult {
                 Ok(sides) => {
                     checked += sides.iter().map(|s| s.positions).sum::<u64>();
                     if !a.quiet {
-                        println!(
+                        outln!(
                             "ok   {} (same values as {})",
                             path.display(),
                             plain_sibling.display()
@@ -119,7 +119,7 @@ pub fn run(a: Args) -> CmdResult {
                 }
                 Err(e) => {
                     bad += 1;
-                    println!("FAIL {}: {e}", path.display());
+                    outln!("FAIL {}: {e}", path.display());
                 }
             }
             continue;
@@ -132,7 +132,7 @@ pub fn run(a: Args) -> CmdResult {
             Ok(r) if r.mismatches == 0 => {
                 checked += r.positions;
                 if !a.quiet {
-                    println!(
+                    outln!(
                         "ok   {} ({} positions, {})",
                         path.display(),
                         r.positions,
@@ -142,23 +142,23 @@ pub fn run(a: Args) -> CmdResult {
             }
             Ok(r) => {
                 bad += 1;
-                println!(
+                outln!(
                     "FAIL {}: {} of {} positions disagree with their successors",
                     path.display(),
                     r.mismatches,
                     r.positions
                 );
                 for (pos, stored, computed) in r.examples {
-                    println!("     {pos}: stored {stored}, successors give {computed}");
+                    outln!("     {pos}: stored {stored}, successors give {computed}");
                 }
             }
             Err(e) => {
                 bad += 1;
-                println!("FAIL {}: {e}", path.display());
+                outln!("FAIL {}: {e}", path.display());
             }
         }
     }
-    println!(
+    outln!(
         "{} tables, {} positions checked, {} failed, {:.2} s",
         files.len(),
         checked,

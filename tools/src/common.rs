@@ -53,6 +53,23 @@ pub fn only_materials(
         .collect())
 }
 
+/// Writes one line of command output to standard output. When the reader
+/// has gone (a closed pipe), the program ends at once with success, as the
+/// output is no longer wanted; another write error ends it with a message
+/// and exit code 1.
+pub fn write_line(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("jungletb: error: writing output: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// The error type of commands: a message for the user.
 pub type CmdResult = Result<std::process::ExitCode, String>;
 

@@ -1,5 +1,17 @@
 //! `jungletb`: generate, probe, verify and inspect Jungle endgame tablebases.
 
+/// `println!` for command output: a closed pipe (`jungletb stats | head -1`)
+/// ends the program quietly instead of panicking; any other write error is
+/// reported (see [`common::write_line`]).
+macro_rules! outln {
+    () => {
+        $crate::common::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::common::write_line(format_args!($($arg)*))
+    };
+}
+
 mod cmd_compress;
 mod cmd_generate;
 mod cmd_info;

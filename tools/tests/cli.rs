@@ -424,3 +424,32 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    let t = tables().to_str().unwrap();
+    let file = tables().join("standard/EvR.jtb");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["stats", "--tables", t],
+        vec!["rules"],
+        vec!["info", file.to_str().unwrap()],
+        vec!["verify", "--tables", t],
+        vec!["perft", "start", "--depth", "3", "--divide"],
+        vec!["plan", "--max-pieces", "4", "--tables", t],
+    ];
+    for args in cases {
+        let mut child = bin()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the pipe before the command writes, as `| true` does
+        // (`| head -1` closes it after a line): every write then fails.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}
