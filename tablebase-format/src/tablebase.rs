@@ -14,9 +14,26 @@ pub const TABLE_EXTENSION: &str = "jtb";
 pub const COMPRESSED_EXTENSION: &str = "jtbz";
 
 /// The directory holding the tables of `rules` under the tables root `root`:
-/// `root/<rule-set label>` (e.g. `tables/standard`).
+/// `root/<rule-set label>` (e.g. `tables/standard`). Given the rule set's
+/// directory itself (`tables/standard`, holding tables, with no
+/// `standard/` inside), that directory.
 pub fn table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
-    root.join(rules.label())
+    let label = rules.label();
+    let nested = root.join(&label);
+    let is_the_dir = !nested.exists()
+        && root.file_name().and_then(|n| n.to_str()) == Some(label.as_str())
+        && std::fs::read_dir(root).is_ok_and(|mut rd| {
+            rd.any(|e| {
+                e.ok()
+                    .and_then(|e| e.path().extension().map(|x| x.to_owned()))
+                    .is_some_and(|x| x == TABLE_EXTENSION || x == COMPRESSED_EXTENSION)
+            })
+        });
+    if is_the_dir {
+        root.to_path_buf()
+    } else {
+        nested
+    }
 }
 
 /// The file of `material` in a rule set's directory: `dir/ELvR.jtb`.

@@ -19,7 +19,12 @@ use std::sync::Mutex;
 pub struct Args {
     /// Tables root directory (every rule set under it), or one rule set's
     /// directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
+    #[arg(
+        long,
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
     tables: PathBuf,
     /// Where to write the compressed tables (mirroring the rule-set
     /// directories); default: beside the originals, which are kept.

@@ -16,7 +16,12 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Tables root directory (tables go to DIR/<ruleset>/).
-    #[arg(long, default_value = "tables", value_name = "DIR")]
+    #[arg(
+        long,
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
     out: PathBuf,
     /// Generate just this material (e.g. ELvR) and what it depends on (repeatable).
     #[arg(long = "material", value_name = "KEY")]

@@ -25,7 +25,12 @@ pub struct InfoArgs {
 #[derive(ClapArgs, Debug)]
 pub struct StatsArgs {
     /// Tables root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
+    #[arg(
+        long,
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
     tables: PathBuf,
     #[command(flatten)]
     rules: RulesArgs,

@@ -20,7 +20,12 @@ pub struct Args {
     #[arg(long = "material", value_name = "KEY")]
     materials: Vec<String>,
     /// Tables root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
+    #[arg(
+        long,
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
     tables: PathBuf,
     #[command(flatten)]
     rules: RulesArgs,

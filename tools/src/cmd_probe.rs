@@ -13,7 +13,12 @@ use std::process::ExitCode;
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Tables root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
+    #[arg(
+        long,
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
     tables: PathBuf,
     #[command(flatten)]
     rules: RulesArgs,

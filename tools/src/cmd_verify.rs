@@ -15,7 +15,12 @@ use std::process::ExitCode;
 pub struct Args {
     /// Tables root directory (every rule set under it is checked), or one
     /// rule set's directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
+    #[arg(
+        long,
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
     tables: PathBuf,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]

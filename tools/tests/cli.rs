@@ -453,3 +453,33 @@ fn every_command_ends_quietly_on_a_closed_pipe() {
         assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
     }
 }
+
+#[test]
+fn tables_come_from_the_environment_or_the_rule_set_directory() {
+    let pos = "7/7/7/7/7/7/2E4/7/6r b";
+    let (_, expected) = probe_json(&[], &[pos]);
+    let root = tables().to_str().unwrap();
+    let by_env = bin()
+        .args(["probe", "--json", pos])
+        .env("JUNGLETB_TABLES", root)
+        .output()
+        .unwrap();
+    assert!(by_env.status.success(), "{:?}", text(&by_env));
+    let by_env: serde_json::Value = serde_json::from_str(text(&by_env).0.trim()).unwrap();
+    assert_eq!(by_env, expected[0]);
+    let dir = tables().join("standard");
+    let o = run(&["probe", "--json", "--tables", dir.to_str().unwrap(), pos]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let by_dir: serde_json::Value = serde_json::from_str(text(&o).0.trim()).unwrap();
+    assert_eq!(by_dir, expected[0]);
+    for cmd in ["stats", "verify", "plan"] {
+        let o = run(
+            &[cmd, "--tables", dir.to_str().unwrap(), "--max-pieces", "2"]
+                [..if cmd == "plan" { 5 } else { 3 }],
+        );
+        assert!(o.status.success(), "{cmd}: {:?}", text(&o));
+        if cmd == "plan" {
+            assert!(text(&o).0.contains("nothing to do"), "{:?}", text(&o));
+        }
+    }
+}
