@@ -93,11 +93,20 @@ impl Ord for Value {
     }
 }
 
+/// "ply" or "plies".
+fn plies_word(n: u16) -> &'static str {
+    if n == 1 {
+        "ply"
+    } else {
+        "plies"
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Win(n) => write!(f, "win in {n} plies"),
-            Value::Loss(n) => write!(f, "loss in {n} plies"),
+            Value::Win(n) => write!(f, "win in {n} {}", plies_word(*n)),
+            Value::Loss(n) => write!(f, "loss in {n} {}", plies_word(*n)),
             Value::Draw => write!(f, "draw"),
         }
     }

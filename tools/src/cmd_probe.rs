@@ -2,10 +2,10 @@
 
 use crate::common::{CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
-use jungletb_format::Tablebase;
-use jungletb_rules::{Color, Move, Position, Value};
+use jungletb_format::{ProbeError, RootMove, Tablebase};
+use jungletb_rules::{Color, Move, Position, Ruleset, Value};
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,30 +25,132 @@ pub struct Args {
     /// One JSON object per position per line.
     #[arg(long)]
     json: bool,
-    /// Read positions from standard input, one per line.
+    /// Read positions from standard input, one per line, answering each as
+    /// soon as it is read (also the default when no position is given and
+    /// standard input is not a terminal).
     #[arg(long)]
     batch: bool,
     /// Positions, e.g. "7/7/7/7/7/7/7/7/E5r w" (quote each).
     positions: Vec<String>,
 }
 
+/// Why the game is already over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Finished {
+    /// A piece stands on the opponent's den.
+    Den,
+    /// A side has no pieces.
+    NoPieces,
+    /// The side to move has no legal move.
+    NoMoves,
+}
+
+impl Finished {
+    fn name(self) -> &'static str {
+        match self {
+            Finished::Den => "den",
+            Finished::NoPieces => "no_pieces",
+            Finished::NoMoves => "no_moves",
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Finished::Den => "a piece stands on the enemy den",
+            Finished::NoPieces => "a side has no pieces left",
+            Finished::NoMoves => "the side to move has no legal move",
+        }
+    }
+}
+
 /// The full answer for one position.
 struct Answer {
     pos: Position,
     value: Value,
-    best: Vec<Move>,
+    finished: Option<Finished>,
+    /// Every legal move with the value it leads to for the side to move,
+    /// best first.
+    moves: Vec<RootMove>,
     line: Vec<Move>,
 }
 
-fn answer(tb: &Tablebase, text: &str) -> Result<Answer, String> {
-    let pos: Position = text.parse().map_err(|e| format!("{e}"))?;
-    let value = tb.probe(&pos).map_err(|e| e.to_string())?;
-    let best = tb.best_moves(&pos).map_err(|e| e.to_string())?;
-    let line = tb.line(&pos).map_err(|e| e.to_string())?;
+/// A failed position: a machine-readable kind and a message.
+struct Failure {
+    kind: &'static str,
+    message: String,
+}
+
+impl From<ProbeError> for Failure {
+    fn from(e: ProbeError) -> Failure {
+        let kind = match &e {
+            ProbeError::Position(_) => "impossible_position",
+            ProbeError::GameOver(_) => "game_over",
+            ProbeError::NoTables(_) => "no_tables",
+            ProbeError::Table(jungletb_format::TableError::Missing(_)) => "missing_table",
+            ProbeError::Table(_) => "bad_table",
+        };
+        Failure {
+            kind,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A finished game's value for the side to move: lost in 0 if the other
+/// side has won, won in 0 if the side to move has.
+fn finished_value(pos: &Position, winner: Color) -> Value {
+    if pos.side_to_move() == winner {
+        Value::Win(0)
+    } else {
+        Value::Loss(0)
+    }
+}
+
+fn answer(tb: &Tablebase, rules: &Ruleset, text: &str) -> Result<Answer, Failure> {
+    let pos: Position = text.parse().map_err(|e| Failure {
+        kind: "notation",
+        message: format!("{e}"),
+    })?;
+    let board = rules.board();
+    // A finished game: a piece on the enemy den (the rest must still be a
+    // valid placement), or a side without pieces.
+    let on_den = pos
+        .pieces()
+        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
+    let mut rest = pos;
+    if let Some((_, s)) = on_den {
+        rest.remove(s);
+    }
+    rest.validate(rules).map_err(|e| Failure {
+        kind: "impossible_position",
+        message: e.to_string(),
+    })?;
+    let finished = |value, why| Answer {
+        pos,
+        value,
+        finished: Some(why),
+        moves: Vec::new(),
+        line: Vec::new(),
+    };
+    if let Some((p, _)) = on_den {
+        return Ok(finished(finished_value(&pos, p.color), Finished::Den));
+    }
+    for side in Color::ALL {
+        if pos.count(side) == 0 {
+            return Ok(finished(
+                finished_value(&pos, side.opponent()),
+                Finished::NoPieces,
+            ));
+        }
+    }
+    let value = tb.probe(&pos)?;
+    let moves = tb.probe_root(&pos)?;
+    let line = tb.line(&pos)?;
     Ok(Answer {
         pos,
         value,
-        best,
+        finished: moves.is_empty().then_some(Finished::NoMoves),
+        moves,
         line,
     })
 }
@@ -64,70 +166,143 @@ fn moves_text(m: &[Move]) -> String {
     }
 }
 
-pub fn run(a: Args) -> CmdResult {
-    let rules = a.rules.resolve()?;
-    let mut inputs = a.positions.clone();
-    if a.batch {
-        for line in std::io::stdin().lock().lines() {
-            let line = line.map_err(|e| format!("reading standard input: {e}"))?;
-            if !line.trim().is_empty() {
-                inputs.push(line.trim().to_string());
-            }
+fn best_moves(a: &Answer) -> Vec<Move> {
+    let Some(best) = a.moves.first().map(|r| r.value) else {
+        return Vec::new();
+    };
+    a.moves
+        .iter()
+        .take_while(|r| r.value == best)
+        .map(|r| r.mv)
+        .collect()
+}
+
+fn side_letter(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+fn json_answer(text: &str, result: &Result<Answer, Failure>) -> serde_json::Value {
+    match result {
+        Ok(a) => json!({
+            "input": text,
+            "position": a.pos.to_string(),
+            "side_to_move": side_letter(a.pos.side_to_move()),
+            "value": a.value.wdl_name(),
+            "plies": a.value.plies(),
+            "game_over": a.finished.map(Finished::name),
+            "moves": a.moves.iter().map(|r| json!({
+                "move": r.mv.to_string(),
+                "value": r.value.wdl_name(),
+                "plies": r.value.plies(),
+                "capture": r.mv.captured.is_some(),
+            })).collect::<Vec<_>>(),
+            "best_moves": best_moves(a).iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "line": a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        }),
+        Err(f) => json!({ "input": text, "position": text, "error": f.message, "kind": f.kind }),
+    }
+}
+
+fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Result<()> {
+    let mover = match a.pos.side_to_move() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    writeln!(out, "{}\n{}", a.pos, a.pos.to_diagram(rules))?;
+    match a.finished {
+        Some(f @ (Finished::Den | Finished::NoPieces)) => {
+            writeln!(
+                out,
+                "Game over ({}): {} for {mover} (to move)\n",
+                f.describe(),
+                a.value
+            )?;
+            return Ok(());
+        }
+        Some(Finished::NoMoves) => writeln!(
+            out,
+            "Game over ({}): {} for {mover} (to move)",
+            Finished::NoMoves.describe(),
+            a.value
+        )?,
+        None => writeln!(out, "Value: {} for {mover} (to move)", a.value)?,
+    }
+    if !a.moves.is_empty() {
+        writeln!(out, "Moves:")?;
+        for r in &a.moves {
+            writeln!(
+                out,
+                "  {:<6} {}{}",
+                r.mv.to_string(),
+                r.value,
+                if r.mv.captured.is_some() {
+                    " (capture)"
+                } else {
+                    ""
+                }
+            )?;
         }
     }
-    if inputs.is_empty() {
-        return Err("no position given (pass positions as arguments or use --batch)".into());
+    writeln!(out, "Best moves: {}", moves_text(&best_moves(a)))?;
+    let line = if a.line.is_empty() && a.value == Value::Draw {
+        "(draw: no forced end)".to_string()
+    } else {
+        moves_text(&a.line)
+    };
+    writeln!(out, "Line: {line}\n")
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let rules = a.rules.resolve()?;
+    let from_stdin = a.batch || (a.positions.is_empty() && !std::io::stdin().is_terminal());
+    if a.positions.is_empty() && !from_stdin {
+        return Err(
+            "no position given (pass positions as arguments, or pipe them in one per line)".into(),
+        );
     }
     let tb = Tablebase::open(&a.tables, rules.clone());
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let mut failed = 0usize;
-    for text in &inputs {
+    let mut one = |text: &str| -> std::io::Result<()> {
         let result = match &tb {
-            Ok(tb) => answer(tb, text),
-            Err(e) => Err(e.to_string()),
+            Ok(tb) => answer(tb, &rules, text),
+            Err(e) => Err(Failure::from(ProbeError::NoTables(e.to_string()))),
         };
-        let written = match (&result, a.json) {
-            (Ok(ans), true) => writeln!(
-                out,
-                "{}",
-                json!({
-                    "position": text,
-                    "value": ans.value.wdl_name(),
-                    "plies": ans.value.plies(),
-                    "best_moves": ans.best.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                    "line": ans.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                })
-            ),
-            (Err(e), true) => writeln!(out, "{}", json!({ "position": text, "error": e })),
-            (Ok(ans), false) => {
-                let mover = match ans.pos.side_to_move() {
-                    Color::White => "White",
-                    Color::Black => "Black",
-                };
-                writeln!(
-                    out,
-                    "{}\n{}\nValue: {} for {mover} (to move)\nBest moves: {}\nLine: {}\n",
-                    ans.pos,
-                    ans.pos.to_diagram(&rules),
-                    ans.value,
-                    moves_text(&ans.best),
-                    if ans.line.is_empty() && ans.value == Value::Draw {
-                        "(draw: no forced end)".to_string()
-                    } else {
-                        moves_text(&ans.line)
-                    }
-                )
-            }
-            (Err(e), false) => {
-                eprintln!("jungletb: error: {text}: {e}");
-                Ok(())
-            }
-        };
-        written.map_err(|e| format!("writing output: {e}"))?;
+        let mut out = stdout.lock();
+        match (&result, a.json) {
+            (_, true) => writeln!(out, "{}", json_answer(text, &result))?,
+            (Ok(ans), false) => write_text(&mut out, &rules, ans)?,
+            (Err(f), false) => eprintln!("jungletb: error: {text}: {}", f.message),
+        }
+        // Answer each line as soon as it is read: a GUI or an engine may
+        // keep one process open as a pipe.
+        out.flush()?;
         if result.is_err() {
             failed += 1;
         }
+        Ok(())
+    };
+    let written = (|| -> std::io::Result<()> {
+        for text in &a.positions {
+            one(text)?;
+        }
+        if from_stdin {
+            for line in std::io::stdin().lock().lines() {
+                let line = line?;
+                if !line.trim().is_empty() {
+                    one(line.trim())?;
+                }
+            }
+        }
+        Ok(())
+    })();
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(format!("probe: {e}")),
     }
     Ok(if failed > 0 {
         ExitCode::FAILURE

@@ -132,7 +132,8 @@ fn batch_reports_errors_per_line_and_fails_overall() {
         lines[1]
     );
     assert!(lines[2]["value"].is_string());
-    assert!(lines[3]["error"].as_str().unwrap().contains("den"));
+    // A piece on the enemy den is a finished game, not an error.
+    assert_eq!(lines[3]["game_over"], "den", "{}", lines[3]);
 }
 
 #[test]
@@ -143,14 +144,32 @@ fn malformed_and_impossible_positions_fail_cleanly() {
         ("7/7/7/7/7/7/7/7/E5r x", "'w' or 'b'"),
         ("7/7/7/7/7/7/7/7/EE4r w", "two White Elephants"),
         ("7/7/7/7/7/1E5/7/7/6r w", "water"),
-        ("3E3/7/7/7/7/7/7/7/6r w", "den"),
-        ("7/7/7/7/7/7/7/7/E6 w", "game over"),
+        ("3E3/7/7/7/7/1L5/7/7/6r w", "water"),
     ] {
         let o = run(&["probe", "--tables", tables().to_str().unwrap(), pos]);
         assert_eq!(o.status.code(), Some(1), "{pos}");
         let (_, err) = text(&o);
         assert!(err.contains(needle), "{pos}: {err}");
         assert!(!err.contains("panicked"), "{pos}: {err}");
+    }
+}
+
+#[test]
+fn finished_games_are_answered_with_their_result_and_reason() {
+    for (pos, value, plies, reason) in [
+        // White's Elephant entered Black's den: Black (to move) has lost.
+        ("3E3/7/7/7/7/7/7/7/6r b", "loss", 0, "den"),
+        // Black has no pieces left.
+        ("7/7/7/7/7/7/7/7/E6 b", "loss", 0, "no_pieces"),
+        ("7/7/7/7/7/7/7/7/E6 w", "win", 0, "no_pieces"),
+    ] {
+        let (o, lines) = probe_json(&[], &[pos]);
+        assert!(o.status.success(), "{pos}: {:?}", text(&o));
+        assert_eq!(lines[0]["value"], value, "{pos}");
+        assert_eq!(lines[0]["plies"], plies, "{pos}");
+        assert_eq!(lines[0]["game_over"], reason, "{pos}");
+        let o = run(&["probe", "--tables", tables().to_str().unwrap(), pos]);
+        assert!(text(&o).0.contains("Game over"), "{pos}: {:?}", text(&o));
     }
 }
 
@@ -482,4 +501,61 @@ fn tables_come_from_the_environment_or_the_rule_set_directory() {
             assert!(text(&o).0.contains("nothing to do"), "{:?}", text(&o));
         }
     }
+}
+
+#[test]
+fn batch_answers_each_line_as_it_is_read_and_every_move_is_listed() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = bin()
+        .args([
+            "probe",
+            "--json",
+            "--batch",
+            "--tables",
+            tables().to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // One line in, one answer out, with standard input still open.
+    for pos in ["7/7/7/7/7/7/2E4/7/6r b", "3E3/7/7/7/7/7/7/7/6r b", "oops"] {
+        writeln!(stdin, "{pos}").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["input"], pos);
+        match pos {
+            "oops" => assert_eq!(v["kind"], "notation"),
+            "3E3/7/7/7/7/7/7/7/6r b" => {
+                assert_eq!(v["game_over"], "den");
+                assert_eq!(v["value"], "loss");
+                assert_eq!(v["plies"], 0);
+            }
+            _ => {
+                assert_eq!(v["side_to_move"], "b");
+                let moves = v["moves"].as_array().unwrap();
+                assert_eq!(moves.len(), 2, "{v}");
+                assert_eq!(moves[0]["move"], "g1f1");
+                assert_eq!(moves[0]["plies"], 5);
+                assert_eq!(moves[1]["value"], "draw");
+            }
+        }
+    }
+    drop(stdin);
+    assert_eq!(
+        child.wait().unwrap().code(),
+        Some(1),
+        "a failed line fails the run"
+    );
+    // Nothing piped in: nothing to answer, not an error.
+    let o = bin()
+        .args(["probe", "--tables", tables().to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
 }
