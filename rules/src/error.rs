@@ -55,6 +55,8 @@ pub enum RulesError {
     UnknownRuleset(String),
     /// No option has this name.
     UnknownOption(String),
+    /// An option was given without `=value`.
+    MissingValue(String),
     /// The value is not valid for the option.
     BadOptionValue {
         /// The option.
@@ -76,8 +78,20 @@ impl fmt::Display for RulesError {
             RulesError::UnknownOption(o) => {
                 write!(f, "unknown rule option '{o}' (expected name=value)")
             }
+            RulesError::MissingValue(o) => {
+                let allowed = crate::ruleset::allowed_values(o).unwrap_or("see `jungletb rules`");
+                write!(
+                    f,
+                    "rule option '{o}' needs a value: {o}=VALUE, VALUE one of {allowed}"
+                )
+            }
             RulesError::BadOptionValue { option, value } => {
-                write!(f, "invalid value '{value}' for rule option '{option}'")
+                let allowed =
+                    crate::ruleset::allowed_values(option).unwrap_or("see `jungletb rules`");
+                write!(
+                    f,
+                    "invalid value '{value}' for rule option '{option}' (allowed: {allowed})"
+                )
             }
             RulesError::Conflict(m) => write!(f, "conflicting rule options: {m}"),
         }

@@ -155,6 +155,14 @@ pub struct Ruleset {
     pub animal_checkers: bool,
 }
 
+/// The allowed values of option `name` as listed in [`OPTION_HELP`].
+pub(crate) fn allowed_values(name: &str) -> Option<&'static str> {
+    OPTION_HELP
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, _, values)| *values)
+}
+
 /// Every option: name, meaning, accepted values (default first for the
 /// standard rule set).
 pub const OPTION_HELP: [(&str, &str, &str); 13] = [
@@ -323,7 +331,7 @@ impl Ruleset {
             "lion_tiger_equal" => self.lion_tiger_equal = flag()?,
             "tiger_outranks_lion" => self.tiger_outranks_lion = flag()?,
             "wolf_outranks_dog" => self.wolf_outranks_dog = flag()?,
-            "jumpers" => self.jumpers = parse_jumpers(value).ok_or_else(bad)?,
+            "jumpers" => self.jumpers = parse_jumpers(value, self.jumpers).ok_or_else(bad)?,
             "universal_traps" => self.universal_traps = flag()?,
             "trap_entry_max_rank" => {
                 self.trap_entry_max_rank = match value {
@@ -347,9 +355,13 @@ impl Ruleset {
 
     /// Applies a `key=value` override.
     pub fn apply_override(&mut self, kv: &str) -> Result<(), RulesError> {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| RulesError::UnknownOption(kv.to_string()))?;
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(if OPTION_NAMES.contains(&kv.trim()) {
+                RulesError::MissingValue(kv.trim().to_string())
+            } else {
+                RulesError::UnknownOption(kv.to_string())
+            });
+        };
         self.set_option(k.trim(), v.trim())
     }
 
@@ -544,21 +556,24 @@ impl fmt::Display for Ruleset {
     }
 }
 
-fn parse_jumpers(s: &str) -> Option<Jumpers> {
-    let mut j = Jumpers {
-        lion: JumpAxes::NONE,
-        tiger: JumpAxes::NONE,
-        panther: JumpAxes::NONE,
-    };
+/// Parses `L:v,T:hv,P:none`-style jumper specs on top of `current`: only
+/// the animals named change; naming one twice is an error.
+fn parse_jumpers(s: &str, current: Jumpers) -> Option<Jumpers> {
+    let mut j = current;
+    let mut seen = [false; 3];
     for part in s.split(',') {
-        let (who, axes) = part.split_once(':')?;
-        let axes = JumpAxes::parse(axes)?;
-        match who {
-            "L" => j.lion = axes,
-            "T" => j.tiger = axes,
-            "P" => j.panther = axes,
+        let (who, axes) = part.trim().split_once(':')?;
+        let axes = JumpAxes::parse(axes.trim())?;
+        let k = match who.trim() {
+            "L" => 0,
+            "T" => 1,
+            "P" => 2,
             _ => return None,
+        };
+        if std::mem::replace(&mut seen[k], true) {
+            return None;
         }
+        *[&mut j.lion, &mut j.tiger, &mut j.panther][k] = axes;
     }
     Some(j)
 }

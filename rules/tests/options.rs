@@ -212,3 +212,29 @@ fn every_option_keeps_the_mirror_and_colour_symmetries() {
     }
     let _ = Animal::Rat;
 }
+
+#[test]
+fn per_animal_jumper_options_change_only_the_animals_named() {
+    let standard = Ruleset::standard();
+    let mut r = Ruleset::standard();
+    r.apply_override("jumpers=P:h").unwrap();
+    assert_eq!(r.jumpers.lion, standard.jumpers.lion);
+    assert_eq!(r.jumpers.tiger, standard.jumpers.tiger);
+    assert_ne!(r.jumpers.panther, standard.jumpers.panther);
+    // Naming an animal twice, a missing value and a bad value are errors
+    // that say what is allowed.
+    let err = Ruleset::standard()
+        .apply_override("jumpers=L:v,L:h")
+        .unwrap_err();
+    assert!(err.to_string().contains("allowed"), "{err}");
+    let err = Ruleset::standard().apply_override("dog_swims").unwrap_err();
+    assert!(err.to_string().contains("needs a value"), "{err}");
+    assert!(err.to_string().contains("true"), "{err}");
+    let err = Ruleset::standard()
+        .apply_override("no_move=maybe")
+        .unwrap_err();
+    assert!(err.to_string().contains("loss | draw"), "{err}");
+    // The canonical string still round-trips (it names all three).
+    let back = Ruleset::from_canonical_string(&r.canonical_string()).unwrap();
+    assert_eq!(back, r);
+}
