@@ -130,12 +130,15 @@ impl Tablebase {
             } else {
                 format!("; tables found for: {}", found.join(", "))
             };
+            let run = match rules.matching_name() {
+                Some(name) => format!("`jungletb generate --ruleset {name}`"),
+                None => "`jungletb generate` with the same --ruleset and --rule options".into(),
+            };
             return Err(ProbeError::NoTables(format!(
-                "no tables for rule set '{}' in '{}' (expected directory '{}'; run `jungletb generate --ruleset {}`){hint}",
+                "no tables for rule set '{}' in '{}' (expected directory '{}'; run {run}){hint}",
                 rules.label(),
                 root.display(),
                 dir.display(),
-                rules.base.name(),
             )));
         }
         Ok(Self::with_dir(dir, rules))

@@ -46,7 +46,7 @@ pub fn run(a: Args) -> CmdResult {
     if !(2..=8).contains(&a.max_pieces) {
         return Err(format!("--max-pieces must be 2..8, got {}", a.max_pieces));
     }
-    let rules = a.rules.resolve()?;
+    let rules = a.rules.resolve_in(Some(&a.out))?;
     let materials = a
         .materials
         .iter()

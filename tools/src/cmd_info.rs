@@ -162,7 +162,7 @@ impl Totals {
 }
 
 pub fn run_stats(a: StatsArgs) -> CmdResult {
-    let rules = a.rules.resolve()?;
+    let rules = a.rules.resolve_in(Some(&a.tables))?;
     let dir = table_dir(&a.tables, &rules);
     let mut files = table_files(&dir)?;
     // A material with both a plain and a compressed file counts once (the

@@ -61,7 +61,7 @@ pub fn run(a: Args) -> CmdResult {
     if let Some(n) = a.max_pieces.filter(|n| !(2..=8).contains(n)) {
         return Err(format!("--max-pieces must be 2..8, got {n}"));
     }
-    let rules = a.rules.resolve()?;
+    let rules = a.rules.resolve_in(Some(&a.tables))?;
     let materials = a
         .materials
         .iter()

@@ -3,6 +3,7 @@
 use crate::common::{CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
 use jungletb_format::{ProbeError, RootMove, Tablebase};
+use jungletb_indexer::Material;
 use jungletb_rules::{Color, Move, Position, Ruleset, Value};
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
@@ -106,7 +107,12 @@ fn finished_value(pos: &Position, winner: Color) -> Value {
     }
 }
 
-fn answer(tb: &Tablebase, rules: &Ruleset, text: &str) -> Result<Answer, Failure> {
+fn answer(
+    tb: &Tablebase,
+    rules: &Ruleset,
+    text: &str,
+    hint: &dyn Fn(&Position) -> String,
+) -> Result<Answer, Failure> {
     let pos: Position = text.parse().map_err(|e| Failure {
         kind: "notation",
         message: format!("{e}"),
@@ -143,9 +149,16 @@ fn answer(tb: &Tablebase, rules: &Ruleset, text: &str) -> Result<Answer, Failure
             ));
         }
     }
-    let value = tb.probe(&pos)?;
-    let moves = tb.probe_root(&pos)?;
-    let line = tb.line(&pos)?;
+    let with_hint = |e: ProbeError| {
+        let mut f = Failure::from(e);
+        if f.kind == "missing_table" {
+            f.message = format!("{}; {}", f.message, hint(&pos));
+        }
+        f
+    };
+    let value = tb.probe(&pos).map_err(with_hint)?;
+    let moves = tb.probe_root(&pos).map_err(with_hint)?;
+    let line = tb.line(&pos).map_err(with_hint)?;
     Ok(Answer {
         pos,
         value,
@@ -256,7 +269,7 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let rules = a.rules.resolve()?;
+    let rules = a.rules.resolve_in(Some(&a.tables))?;
     let from_stdin = a.batch || (a.positions.is_empty() && !std::io::stdin().is_terminal());
     if a.positions.is_empty() && !from_stdin {
         return Err(
@@ -264,12 +277,24 @@ pub fn run(a: Args) -> CmdResult {
         );
     }
     let tb = Tablebase::open(&a.tables, rules.clone());
+    let hint = |pos: &Position| {
+        let material = Material::of_position(pos).map_or(String::new(), |m| m.to_string());
+        format!(
+            "generate it with: jungletb generate --out {} {} --material {material}",
+            a.tables.display(),
+            a.rules.command_args()
+        )
+    };
     let stdout = std::io::stdout();
     let mut failed = 0usize;
     let mut one = |text: &str| -> std::io::Result<()> {
         let result = match &tb {
-            Ok(tb) => answer(tb, &rules, text),
-            Err(e) => Err(Failure::from(ProbeError::NoTables(e.to_string()))),
+            Ok(tb) => answer(tb, &rules, text, &hint),
+            Err(e) => Err(Failure::from(ProbeError::NoTables(format!(
+                "{e}; generate tables with: jungletb generate --out {} {}",
+                a.tables.display(),
+                a.rules.command_args()
+            )))),
         };
         let mut out = stdout.lock();
         match (&result, a.json) {

@@ -1,7 +1,9 @@
 //! Options shared by several commands.
 
 use clap::Args;
+use jungletb_format::{Header, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
+use std::path::Path;
 
 /// The rule set to use: a named one plus overrides.
 #[derive(Args, Debug, Clone)]
@@ -17,13 +19,60 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The resolved rule set.
     pub fn resolve(&self) -> Result<Ruleset, String> {
-        let mut r = Ruleset::by_name(&self.ruleset).map_err(|e| e.to_string())?;
+        self.resolve_in(None)
+    }
+
+    /// The resolved rule set; `--ruleset` may also name the directory of a
+    /// custom rule set under the tables root `tables` (e.g.
+    /// `standard-custom-0123456789abcdef`): its options are read from a
+    /// table's header there.
+    pub fn resolve_in(&self, tables: Option<&Path>) -> Result<Ruleset, String> {
+        let mut r = match Ruleset::by_name(&self.ruleset) {
+            Ok(r) => r,
+            Err(e) => match tables.and_then(|t| custom_ruleset(t, &self.ruleset)) {
+                Some(r) => r,
+                None => return Err(e.to_string()),
+            },
+        };
         for kv in &self.rules {
             r.apply_override(kv).map_err(|e| e.to_string())?;
         }
         r.check_supported().map_err(|e| e.to_string())?;
         Ok(r)
     }
+
+    /// The `--ruleset`/`--rule` arguments that select this rule set again
+    /// (for hints naming a command to run).
+    pub fn command_args(&self) -> String {
+        let mut s = format!("--ruleset {}", self.ruleset);
+        for kv in &self.rules {
+            s.push_str(&format!(" --rule {kv}"));
+        }
+        s
+    }
+}
+
+/// The rule set of the tables in directory `label` under `root` (or `root`
+/// itself if that is the directory), read from a table header.
+fn custom_ruleset(root: &Path, label: &str) -> Option<Ruleset> {
+    let dir = if root.file_name().and_then(|n| n.to_str()) == Some(label) {
+        root.to_path_buf()
+    } else {
+        root.join(label)
+    };
+    let rd = std::fs::read_dir(dir).ok()?;
+    for e in rd.flatten() {
+        let path = e.path();
+        let ext = path.extension().and_then(|x| x.to_str());
+        if ext != Some(TABLE_EXTENSION) && ext != Some(COMPRESSED_EXTENSION) {
+            continue;
+        }
+        if let Ok(h) = Header::read(&path) {
+            let r = Ruleset::from_canonical_string(&h.ruleset).ok()?;
+            return (r.label() == label).then_some(r);
+        }
+    }
+    None
 }
 
 /// Keeps the table files of `materials` (any colour order; all files if

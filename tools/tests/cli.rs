@@ -559,3 +559,62 @@ fn batch_answers_each_line_as_it_is_read_and_every_move_is_listed() {
         .unwrap();
     assert!(o.status.success(), "{:?}", text(&o));
 }
+
+#[test]
+fn hints_name_the_command_to_run_and_custom_rule_sets_go_by_label() {
+    // A missing table: the hint names the material as written.
+    let o = run(&[
+        "probe",
+        "--tables",
+        tables().to_str().unwrap(),
+        "7/7/7/7/7/7/2E4/7/5tr b",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o).1;
+    assert!(
+        err.contains("jungletb generate --out") && err.contains("--material EvTR"),
+        "{err}"
+    );
+    // A custom rule set: the hint repeats its options; then it can be
+    // named by its directory label.
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().to_str().unwrap();
+    let pos = "7/7/7/7/7/7/2E4/7/6r b";
+    let o = run(&["probe", "--tables", root, "--rule", "dog_swims=true", pos]);
+    assert!(
+        text(&o).1.contains("--rule dog_swims=true"),
+        "{:?}",
+        text(&o)
+    );
+    let o = run(&[
+        "generate",
+        "--out",
+        root,
+        "--max-pieces",
+        "2",
+        "--rule",
+        "dog_swims=true",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let label = std::fs::read_dir(d.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name();
+    let label = label.to_str().unwrap();
+    assert!(label.starts_with("standard-custom-"), "{label}");
+    let by_options = run(&[
+        "probe",
+        "--json",
+        "--tables",
+        root,
+        "--rule",
+        "dog_swims=true",
+        pos,
+    ]);
+    let by_label = run(&["probe", "--json", "--tables", root, "--ruleset", label, pos]);
+    assert!(by_label.status.success(), "{:?}", text(&by_label));
+    assert_eq!(text(&by_options).0, text(&by_label).0);
+}
