@@ -60,8 +60,6 @@ fn main() {
         max_pieces: 3,
         materials: deps,
         threads: None,
-        quiet: true,
-        verbose: false,
         mem: None,
     })
     .unwrap();

@@ -27,8 +27,6 @@ fn main() {
         max_pieces: 4,
         materials: materials.clone(),
         threads: None,
-        quiet: true,
-        verbose: false,
         mem: None,
     })
     .unwrap();

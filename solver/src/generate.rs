@@ -2,7 +2,6 @@
 
 use crate::claim::Claim;
 use crate::error::SolveError;
-use crate::progress::Progress;
 use crate::solve::minimum_memory;
 use crate::solve::solve_material;
 use jungletb_format::{table_dir, table_path, write_table, Table, Tablebase};
@@ -24,10 +23,6 @@ pub struct GenerateOptions {
     pub materials: Vec<Material>,
     /// Worker threads (`None`: all cores).
     pub threads: Option<usize>,
-    /// No progress bars.
-    pub quiet: bool,
-    /// Print a line of figures per solved table (to stderr).
-    pub verbose: bool,
     /// Memory budget in bytes (`None`: no limit). Working arrays that would
     /// not fit in it live in memory-mapped files in the tables directory.
     pub mem: Option<u64>,
@@ -50,6 +45,35 @@ pub struct MaterialReport {
     pub sweep: Duration,
     /// Time of the level-by-level propagation.
     pub propagate: Duration,
+    /// Distance levels processed (zero when kept).
+    pub levels: u16,
+}
+
+/// What [`generate_with`] reports as it goes (the library never prints: the
+/// caller decides what to show).
+#[derive(Debug)]
+pub enum GenerateEvent<'a> {
+    /// The request: tables to look at, and index slots of those missing.
+    Start {
+        /// Materials of the request.
+        tables: usize,
+        /// Index slots of the materials not present yet.
+        slots_to_solve: u64,
+    },
+    /// A material is being solved now.
+    Solving {
+        /// The material.
+        material: Material,
+        /// Its index slots.
+        slots: u64,
+    },
+    /// This many more index slots swept (from any worker thread).
+    Swept(u64),
+    /// A material is done: kept or solved.
+    Done(&'a MaterialReport),
+    /// Something the user should know: waiting for another generator, a
+    /// table moved aside, leftovers of an interrupted run removed.
+    Notice(String),
 }
 
 /// The outcome of a run.
@@ -76,6 +100,15 @@ pub struct GenerateReport {
 /// whatever a killed generator left of a material is cleared by the next one
 /// to claim it.
 pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
+    generate_with(opts, &|_| {})
+}
+
+/// [`generate`], reporting progress to `on_event` (called from worker
+/// threads too, hence `Sync`).
+pub fn generate_with(
+    opts: &GenerateOptions,
+    on_event: &(dyn Fn(GenerateEvent) + Sync),
+) -> Result<GenerateReport, SolveError> {
     let start = Instant::now();
     let rules = &opts.rules;
     rules
@@ -122,24 +155,22 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
         .filter(|&&m| !table_path(&dir, m).exists())
         .map(|&m| PositionIndex::new(m, rules).map(|i| i.size()).unwrap_or(0))
         .sum();
-    let progress = Progress::new(opts.quiet, list.len() as u64, total_positions);
-    let say = |msg: String| {
-        if !opts.quiet {
-            progress.tables.suspend(|| eprintln!("{msg}"));
-        }
-    };
+    on_event(GenerateEvent::Start {
+        tables: list.len(),
+        slots_to_solve: total_positions,
+    });
+    let say = |msg: String| on_event(GenerateEvent::Notice(msg));
     let subtables = Tablebase::with_dir(dir.clone(), rules.clone());
     let mut reports = Vec::new();
     let mut moved_aside = Vec::new();
     for &m in &list {
-        progress.tables.set_message(m.to_string());
         let path = table_path(&dir, m);
         // A valid table is kept without taking the claim; anything else is
         // looked at again under the claim, as another generator may be
         // writing it right now.
         if let Some(report) = existing_table(&path, rules, m) {
+            on_event(GenerateEvent::Done(&report));
             reports.push(report);
-            progress.tables.inc(1);
             continue;
         }
         let (claim, _) = Claim::take(&dir, m, || {
@@ -148,8 +179,10 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
         if path.exists() {
             match Table::open(&path, rules, m) {
                 Ok(_) => {
-                    reports.extend(existing_table(&path, rules, m));
-                    progress.tables.inc(1);
+                    if let Some(report) = existing_table(&path, rules, m) {
+                        on_event(GenerateEvent::Done(&report));
+                        reports.push(report);
+                    }
                     continue;
                 }
                 Err(e) => {
@@ -175,17 +208,22 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
             .prefix(&claim.work_prefix())
             .tempdir_in(&dir)
             .map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
-        let bar = progress.positions.clone();
         let budget = opts.mem.unwrap_or(u64::MAX);
-        let (raw, stats) = pool.install(|| {
-            solve_material(m, rules, &subtables, work.path(), budget, &|k| bar.inc(k))
-        })?;
         let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        on_event(GenerateEvent::Solving {
+            material: m,
+            slots: index.size(),
+        });
+        let (raw, stats) = pool.install(|| {
+            solve_material(m, rules, &subtables, work.path(), budget, &|k| {
+                on_event(GenerateEvent::Swept(k))
+            })
+        })?;
         let written = write_table(&dir, rules, &index, &raw)?;
         drop(raw);
         drop(work);
         drop(claim);
-        reports.push(MaterialReport {
+        let report = MaterialReport {
             material: m,
             solved: true,
             positions: stats.positions,
@@ -193,20 +231,11 @@ pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
             time: t0.elapsed(),
             sweep: stats.sweep,
             propagate: stats.propagate,
-        });
-        if opts.verbose {
-            say(format!(
-                "{m}: {} positions, sweep {:.3} s, propagate {:.3} s ({} levels), total {:.3} s",
-                stats.positions,
-                stats.sweep.as_secs_f64(),
-                stats.propagate.as_secs_f64(),
-                stats.levels,
-                t0.elapsed().as_secs_f64()
-            ));
-        }
-        progress.tables.inc(1);
+            levels: stats.levels,
+        };
+        on_event(GenerateEvent::Done(&report));
+        reports.push(report);
     }
-    progress.finish();
     Ok(GenerateReport {
         dir,
         materials: reports,
@@ -226,6 +255,7 @@ fn existing_table(path: &Path, rules: &Ruleset, m: Material) -> Option<MaterialR
         time: Duration::ZERO,
         sweep: Duration::ZERO,
         propagate: Duration::ZERO,
+        levels: 0,
     })
 }
 

@@ -26,7 +26,6 @@ mod error;
 mod frontier;
 mod generate;
 mod plan;
-mod progress;
 pub mod slurm;
 mod solve;
 mod subtables;
@@ -35,7 +34,9 @@ mod verify;
 mod work;
 
 pub use error::SolveError;
-pub use generate::{generate, GenerateOptions, GenerateReport, MaterialReport};
+pub use generate::{
+    generate, generate_with, GenerateEvent, GenerateOptions, GenerateReport, MaterialReport,
+};
 pub use plan::{Calibration, Plan, PlanEntry};
 pub use solve::{in_memory_bytes, minimum_memory, solve_material, SolveStats, SolvedValues};
 pub use sweep::{forward_sweep, SweepStats};

@@ -58,8 +58,6 @@ impl Calibration {
             max_pieces: 3,
             materials,
             threads: Some(threads),
-            quiet: true,
-            verbose: false,
             mem: None,
         };
         generate(&opts(m.sub_materials()))?;
@@ -233,8 +231,6 @@ mod tests {
             max_pieces: 3,
             materials: vec![m],
             threads: Some(1),
-            quiet: true,
-            verbose: false,
             mem: None,
         })
         .unwrap();

@@ -25,8 +25,6 @@ pub fn generate_tables(rules: &Ruleset, materials: Vec<Material>) -> TempDir {
         max_pieces: 8,
         materials,
         threads: None,
-        quiet: true,
-        verbose: false,
         mem: None,
     })
     .expect("generation succeeds");

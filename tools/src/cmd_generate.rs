@@ -1,9 +1,10 @@
 //! `jungletb generate`.
 
-use crate::common::{human_bytes, parse_bytes, CmdResult, RulesArgs};
+use crate::common::{count, duration, human_bytes, parse_bytes, CmdResult, RulesArgs};
+use crate::progress::Progress;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate, GenerateOptions};
+use jungletb_solver::{generate_with, Calibration, GenerateOptions, Plan};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,18 +59,29 @@ pub fn run(a: Args) -> CmdResult {
         max_pieces: a.max_pieces,
         materials,
         threads: a.threads,
-        quiet: a.quiet,
-        verbose: a.verbose,
         mem: a.mem,
     };
-    let report = generate(&opts).map_err(|e| e.to_string())?;
+    if !a.quiet {
+        announce(&opts)?;
+    }
+    // Ctrl-C: finished tables are safe (they appear only by atomic rename)
+    // and the next run clears what this one leaves; say so, and leave the
+    // terminal on a fresh line.
+    let _ = ctrlc::set_handler(|| {
+        eprintln!("\njungletb: interrupted; run the same command again to resume (finished tables are kept)");
+        std::process::exit(130);
+    });
+    let progress = Progress::new(a.quiet, a.verbose);
+    let report = generate_with(&opts, &|e| progress.event(e));
+    progress.finish();
+    let report = report.map_err(|e| e.to_string())?;
     if !a.quiet {
         let solved: Vec<_> = report.materials.iter().filter(|m| m.solved).collect();
         let positions: u64 = report.materials.iter().map(|m| m.positions).sum();
         let bytes: u64 = report.materials.iter().map(|m| m.bytes).sum();
         eprintln!(
-            "{} tables in {} ({} solved now, {} kept): {} positions, {} on disk, {:.2} s",
-            report.materials.len(),
+            "{} in {} ({} solved now, {} kept): {} positions, {} on disk, {:.2} s",
+            count(report.materials.len(), "table", "tables"),
             report.dir.display(),
             solved.len(),
             report.materials.len() - solved.len(),
@@ -79,4 +91,39 @@ pub fn run(a: Args) -> CmdResult {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// States the size of a long run and an estimate of its time before it
+/// starts (runs estimated under a minute start silently).
+fn announce(opts: &GenerateOptions) -> Result<(), String> {
+    let list = if opts.materials.is_empty() {
+        Material::all(opts.max_pieces, |a| opts.rules.animal_allowed(a))
+    } else {
+        Material::with_dependencies(&opts.materials)
+    };
+    let plan = Plan::new(&opts.root, &opts.rules, list, Calibration::default())
+        .map_err(|e| e.to_string())?;
+    let threads = opts
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let seconds = plan.core_seconds() / threads as f64;
+    if seconds >= 60.0 {
+        let slots: u64 = plan.entries.iter().map(|e| e.slots).sum();
+        let memory = plan
+            .entries
+            .iter()
+            .map(|e| e.memory_bytes)
+            .max()
+            .unwrap_or(0);
+        eprintln!(
+            "{} to solve ({} present): {slots} index slots, about {} on {threads} thread(s), up to {} of memory per table (estimates: {:.0} ns per slot per thread, see `jungletb plan`)",
+            count(plan.entries.len(), "table", "tables"),
+            plan.present,
+            duration(seconds),
+            human_bytes(memory),
+            plan.calibration.ns_per_slot,
+        );
+    }
+    Ok(())
 }

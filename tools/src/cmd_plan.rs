@@ -1,6 +1,6 @@
 //! `jungletb plan`.
 
-use crate::common::{human_bytes, CmdResult, RulesArgs};
+use crate::common::{duration, human_bytes, CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
 use jungletb_solver::slurm::{self, SlurmOptions};
@@ -221,15 +221,4 @@ fn write_text(
         writeln!(out, "wrote {}", s.display())?;
     }
     Ok(())
-}
-
-/// Seconds as a short human duration.
-fn duration(s: f64) -> String {
-    if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{:.1} h", s / 3600.0)
-    }
 }

@@ -21,6 +21,7 @@ mod cmd_probe;
 mod cmd_rules;
 mod cmd_verify;
 mod common;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
