@@ -19,6 +19,9 @@ pub struct InfoArgs {
     /// (reads every value of the table).
     #[arg(long)]
     examples: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `stats`.
@@ -41,9 +44,20 @@ pub struct StatsArgs {
 }
 
 pub fn run_info(a: InfoArgs) -> CmdResult {
+    if a.file.is_dir() {
+        return Err(format!(
+            "'{}' is a directory: `info` shows one table file (e.g. {}); `jungletb stats --tables {}` summarises a directory",
+            a.file.display(),
+            a.file.join("standard/ELvR.jtb").display(),
+            a.file.display()
+        ));
+    }
     let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
     let h = t.header();
     let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
+    if a.json {
+        return info_json(&a, &t, &rules);
+    }
     outln!("file:           {}", a.file.display());
     outln!("material:       {}", h.material);
     outln!("format version: {}", h.format_version);
@@ -105,6 +119,61 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
             }
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset) -> CmdResult {
+    let h = t.header();
+    let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+    let mut sides = serde_json::Map::new();
+    for side in Color::ALL {
+        if h.white_to_move_only && side == Color::Black {
+            continue;
+        }
+        let s = h.sides[side.index()];
+        let mut v = json!({
+            "wins": s.wins, "losses": s.losses, "draws": s.draws,
+            "longest_win": s.longest_win, "longest_loss": s.longest_loss,
+        });
+        if a.examples {
+            for (key, target) in [
+                ("longest_win_example", Value::Win(s.longest_win)),
+                ("longest_loss_example", Value::Loss(s.longest_loss)),
+            ] {
+                let pos = example(t, side, target).map_err(|e| e.to_string())?;
+                v[key] = pos.map(|p| p.to_string()).into();
+            }
+        }
+        let key = if side == Color::White {
+            "white_to_move"
+        } else {
+            "black_to_move"
+        };
+        sides.insert(key.into(), v);
+    }
+    let options: serde_json::Map<String, serde_json::Value> = rules
+        .options()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.into()))
+        .collect();
+    let doc = json!({
+        "file": a.file.display().to_string(),
+        "material": h.material.to_string(),
+        "format_version": h.format_version,
+        "index_scheme_version": h.index_scheme_version,
+        "ruleset": rules.label(),
+        "ruleset_id": format!("{:016x}", h.ruleset_id),
+        "options": options,
+        "slots": h.index_size,
+        "positions": positions,
+        "white_to_move_only": h.white_to_move_only,
+        "value_width": h.value_width,
+        "compressed": t.compressed_sizes().map(|z| json!({"wdl_bytes": z.wdl_bytes, "distance_bytes": z.dtm_bytes})),
+        "bytes": t.file_len(),
+        "payload_crc32": format!("{:08x}", h.payload_crc),
+        "sides": sides,
+    });
+    outln!("{doc}");
     Ok(ExitCode::SUCCESS)
 }
 

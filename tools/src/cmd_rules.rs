@@ -3,6 +3,7 @@
 use crate::common::CmdResult;
 use clap::Args as ClapArgs;
 use jungletb_rules::{BaseRuleset, Ruleset, OPTION_HELP};
+use serde_json::json;
 use std::process::ExitCode;
 
 /// Arguments of `rules`.
@@ -14,6 +15,9 @@ pub struct Args {
     /// Override one rule option, e.g. --rule universal_traps=true (repeatable).
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,
+    /// One JSON document instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -21,15 +25,33 @@ pub fn run(a: Args) -> CmdResult {
         if !a.rules.is_empty() {
             return Err("--rule needs a rule set name: jungletb rules standard --rule …".into());
         }
+        let named: Vec<Vec<(&str, String)>> = BaseRuleset::ALL
+            .iter()
+            .map(|&b| Ruleset::named(b).options())
+            .collect();
+        if a.json {
+            let doc = json!({
+                "rule_sets": BaseRuleset::ALL.iter().map(|&b| json!({
+                    "name": b.name(),
+                    "id": format!("{:016x}", Ruleset::named(b).id()),
+                })).collect::<Vec<_>>(),
+                "options": OPTION_HELP.iter().enumerate().map(|(i, (opt, meaning, values))| json!({
+                    "name": opt,
+                    "meaning": meaning,
+                    "values": values.split(" | ").collect::<Vec<_>>(),
+                    "standard": named[0][i].1,
+                    "leiden": named[1][i].1,
+                    "popular": named[2][i].1,
+                })).collect::<Vec<_>>(),
+            });
+            outln!("{doc}");
+            return Ok(ExitCode::SUCCESS);
+        }
         outln!("Named rule sets:");
         for b in BaseRuleset::ALL {
             outln!("  {:<10} id {:016x}", b.name(), Ruleset::named(b).id());
         }
         outln!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
-        let named: Vec<Vec<(&str, String)>> = BaseRuleset::ALL
-            .iter()
-            .map(|&b| Ruleset::named(b).options())
-            .collect();
         for (i, (opt, meaning, values)) in OPTION_HELP.iter().enumerate() {
             outln!("  {opt}\n      {meaning}\n      values: {values}");
             outln!(
@@ -46,6 +68,18 @@ pub fn run(a: Args) -> CmdResult {
         r.apply_override(kv).map_err(|e| e.to_string())?;
     }
     r.check_supported().map_err(|e| e.to_string())?;
+    if a.json {
+        let options: serde_json::Map<String, serde_json::Value> = r
+            .options()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into()))
+            .collect();
+        outln!(
+            "{}",
+            json!({ "label": r.label(), "id": format!("{:016x}", r.id()), "options": options })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     outln!("rule set: {}", r.label());
     outln!("id:       {:016x}", r.id());
     for (k, v) in r.options() {

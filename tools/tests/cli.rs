@@ -618,3 +618,43 @@ fn hints_name_the_command_to_run_and_custom_rule_sets_go_by_label() {
     assert!(by_label.status.success(), "{:?}", text(&by_label));
     assert_eq!(text(&by_options).0, text(&by_label).0);
 }
+
+#[test]
+fn info_rules_and_verify_speak_json() {
+    let t = tables();
+    let file = t.join("standard/EvR.jtb");
+    let o = run(&["info", "--json", "--examples", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let v: serde_json::Value = serde_json::from_str(text(&o).0.trim()).unwrap();
+    assert_eq!(v["material"], "EvR");
+    assert_eq!(v["ruleset"], "standard");
+    let w = &v["sides"]["white_to_move"];
+    assert!(w["wins"].as_u64().unwrap() > 0);
+    let example: jungletb_rules::Position =
+        w["longest_win_example"].as_str().unwrap().parse().unwrap();
+    let (_, probed) = probe_json(&[], &[&example.to_string()]);
+    assert_eq!(probed[0]["plies"], w["longest_win"]);
+
+    let o = run(&["rules", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&o).0.trim()).unwrap();
+    assert_eq!(v["rule_sets"].as_array().unwrap().len(), 3);
+    let o = run(&["rules", "leiden", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&o).0.trim()).unwrap();
+    assert_eq!(v["label"], "leiden");
+
+    let o = run(&["verify", "--json", "--tables", t.to_str().unwrap()]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let lines: Vec<serde_json::Value> = text(&o)
+        .0
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 37);
+    assert!(lines[..36].iter().all(|l| l["ok"] == true));
+    assert_eq!(lines[36]["failed"], 0);
+
+    // `info` on a directory says what it wants.
+    let o = run(&["info", t.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("is a directory"), "{:?}", text(&o));
+}
