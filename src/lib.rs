@@ -15,6 +15,9 @@
 //! assert_eq!(pos.to_string(), "7/7/7/7/7/7/7/7/E5r w");
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
 pub use jungletb_format as format;
 pub use jungletb_indexer as indexer;
 pub use jungletb_rules as rules;

@@ -266,7 +266,7 @@ pub unsafe extern "C" fn jtb_probe_position(
         };
         let mut pieces = Vec::new();
         for (code, &s) in raw.squares.iter().enumerate() {
-            if s == 255 {
+            if s == jungletb_rules::NO_SQUARE {
                 continue;
             }
             match Square::from_index(s as usize) {

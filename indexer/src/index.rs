@@ -20,12 +20,13 @@
 
 use crate::error::IndexError;
 use crate::material::Material;
-use jungletb_rules::{square_bit, Color, Piece, Position, RawPosition, Ruleset, Square};
+use jungletb_rules::{square_bit, Color, Piece, Position, RawPosition, Ruleset, Square, NO_SQUARE};
 use strength_reduce::StrengthReducedU32;
 
 /// Version of the index layout; table files record it.
 pub const INDEX_SCHEME_VERSION: u32 = 1;
 
+/// "Not in the set" (square ranks) and "absent" (piece slots).
 const NONE: u8 = 0xFF;
 const NO_PAIR: u32 = u32::MAX;
 const MIRROR_BIT: u32 = 1 << 31;
@@ -75,6 +76,16 @@ pub struct PositionIndex {
     fast_placements: StrengthReducedU32,
     fast_rest_size: StrengthReducedU32,
     fast_ranges: Vec<StrengthReducedU32>,
+}
+
+impl std::fmt::Debug for PositionIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PositionIndex")
+            .field("material", &self.material)
+            .field("pieces", &self.pieces)
+            .field("size", &self.size())
+            .finish_non_exhaustive()
+    }
 }
 
 impl PositionIndex {
@@ -381,7 +392,7 @@ impl PositionIndex {
             digits[k] = r;
             rest = q;
         }
-        let mut by_code = [NONE; 16];
+        let mut by_code = [NO_SQUARE; 16];
         let mut occupied = [0u64; 2];
         #[allow(clippy::needless_range_loop)] // as in `rest_index`
         for k in 0..n {
@@ -437,9 +448,9 @@ impl PositionIndex {
 /// pieces, ranks flip, the other side is to move.
 #[inline]
 pub fn color_flip_squares(by_code: &[u8; 16], side: Color) -> ([u8; 16], Color) {
-    let mut out = [NONE; 16];
+    let mut out = [NO_SQUARE; 16];
     for (code, &s) in by_code.iter().enumerate() {
-        if s != NONE {
+        if s != NO_SQUARE {
             out[code ^ 8] = FLIP[s as usize];
         }
     }

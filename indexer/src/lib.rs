@@ -18,6 +18,9 @@
 //! assert_eq!(index.index(&back), i);
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
 mod error;
 mod index;
 mod material;

@@ -14,6 +14,9 @@
 //! assert_eq!(pos.legal_moves(&rules).len(), 24);
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
 mod board;
 mod error;
 mod movegen;

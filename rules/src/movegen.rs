@@ -185,7 +185,7 @@ impl Position {
         for a in 0..8 {
             let piece = Piece::new(side, Animal::ALL[a]);
             let raw = self.raw_square(piece.code());
-            if raw == 0xFF {
+            if raw == NO_SQUARE {
                 continue;
             }
             let from = Square::from_index(raw as usize).expect("valid square");

@@ -1,10 +1,11 @@
 //! Positions: where every piece stands and who is to move.
 
-use crate::board::Square;
+use crate::board::{Square, NO_SQUARE};
 use crate::error::PositionError;
 use crate::piece::{Animal, Color, Piece};
 use crate::ruleset::Ruleset;
 
+/// An empty board square (no piece code).
 const EMPTY: u8 = 0xFF;
 
 /// A Jungle position: the square of each piece (at most one of each animal a
@@ -25,7 +26,7 @@ impl Position {
     pub fn empty(side: Color) -> Position {
         Position {
             board: [EMPTY; Square::COUNT],
-            squares: [EMPTY; 16],
+            squares: [NO_SQUARE; 16],
             side,
         }
     }
@@ -65,7 +66,7 @@ impl Position {
     pub fn from_raw_squares(squares: [u8; 16], side: Color) -> Option<Position> {
         let mut board = [EMPTY; Square::COUNT];
         for (code, &s) in squares.iter().enumerate() {
-            if s == EMPTY {
+            if s == NO_SQUARE {
                 continue;
             }
             let cell = board.get_mut(s as usize)?;
@@ -116,7 +117,7 @@ impl Position {
     #[inline]
     pub fn square_of(&self, piece: Piece) -> Option<Square> {
         let s = self.squares[piece.code()];
-        (s != EMPTY).then(|| Square::from_index(s as usize).expect("stored squares are valid"))
+        (s != NO_SQUARE).then(|| Square::from_index(s as usize).expect("stored squares are valid"))
     }
 
     /// Places `piece` on the empty square `sq`. The piece must not be on the
@@ -133,7 +134,7 @@ impl Position {
     pub fn remove(&mut self, sq: Square) -> Option<Piece> {
         let p = self.piece_at(sq)?;
         self.board[sq.index()] = EMPTY;
-        self.squares[p.code()] = EMPTY;
+        self.squares[p.code()] = NO_SQUARE;
         Some(p)
     }
 
@@ -141,7 +142,7 @@ impl Position {
     pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
         (0..16).filter_map(move |code| {
             let s = self.squares[code];
-            (s != EMPTY).then(|| {
+            (s != NO_SQUARE).then(|| {
                 (
                     Piece::from_code(code),
                     Square::from_index(s as usize).expect("valid square"),
@@ -159,7 +160,7 @@ impl Position {
     pub fn mask(&self, color: Color) -> u8 {
         let base = color.index() * 8;
         (0..8).fold(0u8, |m, a| {
-            if self.squares[base + a] != EMPTY {
+            if self.squares[base + a] != NO_SQUARE {
                 m | (1 << a)
             } else {
                 m
@@ -242,7 +243,7 @@ impl Position {
     /// on file d).
     #[inline]
     pub fn is_mirror_symmetric(&self) -> bool {
-        self.squares.iter().all(|&s| s == EMPTY || s % 7 == 3)
+        self.squares.iter().all(|&s| s == NO_SQUARE || s % 7 == 3)
     }
 
     /// The raw square (0..63) of the piece with code `code` (see

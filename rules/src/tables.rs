@@ -69,6 +69,14 @@ pub struct MoveTables {
     backward: Vec<Hops>,
 }
 
+impl std::fmt::Debug for MoveTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MoveTables")
+            .field("rules", &self.rules.label())
+            .finish_non_exhaustive()
+    }
+}
+
 impl MoveTables {
     /// Builds the tables for `rules`.
     pub fn new(rules: &Ruleset) -> MoveTables {

@@ -21,6 +21,8 @@
 //! loss. Each position and move is visited a small constant number of times,
 //! whatever the longest distance. What is never decided is a draw.
 
+#![warn(missing_debug_implementations)]
+
 mod claim;
 mod error;
 mod frontier;

@@ -240,6 +240,14 @@ pub fn solve_material(
 /// file, as the memory budget decided.
 pub struct SolvedValues(WorkArray);
 
+impl std::fmt::Debug for SolvedValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolvedValues")
+            .field("slots", &self.len())
+            .finish()
+    }
+}
+
 impl std::ops::Deref for SolvedValues {
     type Target = [u16];
     fn deref(&self) -> &[u16] {

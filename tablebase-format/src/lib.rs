@@ -20,6 +20,8 @@
 //! # Ok::<(), jungletb_format::ProbeError>(())
 //! ```
 
+#![warn(missing_debug_implementations)]
+
 pub mod compressed;
 pub mod encoding;
 mod error;
@@ -33,7 +35,7 @@ pub use error::{ProbeError, TableError};
 pub use header::{Header, SideStats, FORMAT_VERSION, MAGIC};
 pub use table::{Backend, Table};
 pub use tablebase::{
-    compressed_table_path, table_dir, table_path, RootMove, Tablebase, TablebaseOptions,
-    COMPRESSED_EXTENSION, TABLE_EXTENSION,
+    compressed_table_path, table_dir, table_files, table_path, RootMove, Tablebase,
+    TablebaseOptions, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 pub use writer::{write_compressed_table, write_table, TableStats};

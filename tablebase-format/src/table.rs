@@ -461,6 +461,30 @@ impl Table {
     pub fn file_len(&self) -> u64 {
         self.file_len
     }
+
+    /// Checks that `other` (e.g. the compressed form of this table) holds
+    /// exactly this table's values, slot by slot; the first difference is a
+    /// [`TableError::Corrupt`] of `other`.
+    pub fn same_values(&self, other: &Table) -> Result<(), TableError> {
+        let (mine, theirs) = (self.raw_values()?, other.raw_values()?);
+        if mine.len() != theirs.len() {
+            return Err(other.corrupt(format!(
+                "{} slots against {} in {}",
+                theirs.len(),
+                mine.len(),
+                self.path.display()
+            )));
+        }
+        match mine.iter().zip(&theirs).position(|(x, y)| x != y) {
+            None => Ok(()),
+            Some(i) => Err(other.corrupt(format!(
+                "slot {i} decodes to raw value {} instead of {} (as in {})",
+                theirs[i],
+                mine[i],
+                self.path.display()
+            ))),
+        }
+    }
 }
 
 /// Runs `f` on bytes `at..at + len` of the source.

@@ -36,6 +36,37 @@ pub fn table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
     }
 }
 
+/// Every table file (plain or compressed) in `root` and in the directories
+/// directly under it (a tables root holds one directory per rule set), in
+/// name order.
+pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, TableError> {
+    let io = |p: &Path, e| TableError::from_io(p, e);
+    if !root.is_dir() {
+        return Err(TableError::Io {
+            path: root.to_path_buf(),
+            message: "not a directory".into(),
+        });
+    }
+    let mut dirs = vec![root.to_path_buf()];
+    for e in std::fs::read_dir(root).map_err(|e| io(root, e))?.flatten() {
+        if e.path().is_dir() {
+            dirs.push(e.path());
+        }
+    }
+    let mut files = Vec::new();
+    for d in dirs {
+        for e in std::fs::read_dir(&d).map_err(|e| io(&d, e))?.flatten() {
+            let p = e.path();
+            let ext = p.extension().and_then(|x| x.to_str());
+            if ext == Some(TABLE_EXTENSION) || ext == Some(COMPRESSED_EXTENSION) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// The file of `material` in a rule set's directory: `dir/ELvR.jtb`.
 pub fn table_path(dir: &Path, material: Material) -> PathBuf {
     dir.join(format!("{material}.{TABLE_EXTENSION}"))
@@ -104,6 +135,16 @@ pub struct Tablebase {
     /// Shared by the compressed tables' kept blocks (set on first use, so
     /// that options set after construction apply).
     budget: OnceLock<Arc<DecodeBudget>>,
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("dir", &self.dir)
+            .field("rules", &self.rules.label())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Tablebase {

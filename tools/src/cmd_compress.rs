@@ -1,11 +1,10 @@
 //! `jungletb compress`: the compressed distribution form of table files.
 
-use crate::cmd_verify::table_files;
 use crate::common::{human_bytes, only_materials, thread_pool, CmdResult};
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb_format::{
-    compressed_table_path, write_compressed_table, CompressedSizes, Table, TableError,
+    compressed_table_path, table_files, write_compressed_table, CompressedSizes, Table,
     TABLE_EXTENSION,
 };
 use rayon::prelude::*;
@@ -59,7 +58,10 @@ struct Totals {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let files = only_materials(table_files(&a.tables)?, &a.materials)?;
+    let files = only_materials(
+        table_files(&a.tables).map_err(|e| e.to_string())?,
+        &a.materials,
+    )?;
     let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|p| p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION))
@@ -162,7 +164,7 @@ fn compress_one(
     let (stats, sizes) =
         write_compressed_table(out_dir, &plain, level).map_err(|e| e.to_string())?;
     let written = Table::open_any(&stats.path).map_err(|e| e.to_string())?;
-    if let Err(e) = same_values(&plain, &written) {
+    if let Err(e) = plain.same_values(&written) {
         // Keep the evidence, never a wrong table under a table's name.
         let bad = PathBuf::from(format!("{}.invalid", stats.path.display()));
         let _ = std::fs::rename(&stats.path, &bad);
@@ -182,21 +184,4 @@ fn compress_one(
         sizes.wdl_bytes as f64 / positions.max(1) as f64,
         sizes.dtm_bytes as f64 / positions.max(1) as f64,
     ))
-}
-
-/// Checks that two tables of one material hold the same value in every
-/// slot that holds a position.
-pub fn same_values(a: &Table, b: &Table) -> Result<(), String> {
-    let err = |e: TableError| e.to_string();
-    let (va, vb) = (a.raw_values().map_err(err)?, b.raw_values().map_err(err)?);
-    if va.len() != vb.len() {
-        return Err(format!("{} slots against {}", va.len(), vb.len()));
-    }
-    match va.iter().zip(&vb).position(|(x, y)| x != y) {
-        None => Ok(()),
-        Some(i) => Err(format!(
-            "slot {i} decodes to raw value {} instead of {}",
-            vb[i], va[i]
-        )),
-    }
 }

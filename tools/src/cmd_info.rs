@@ -1,9 +1,10 @@
 //! `jungletb info` and `jungletb stats`.
 
-use crate::cmd_verify::table_files;
 use crate::common::{human_bytes, CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
-use jungletb_format::{table_dir, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+use jungletb_format::{
+    table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
 use jungletb_rules::{Color, Position, Ruleset, Value};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -233,7 +234,7 @@ impl Totals {
 pub fn run_stats(a: StatsArgs) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables))?;
     let dir = table_dir(&a.tables, &rules);
-    let mut files = table_files(&dir)?;
+    let mut files = table_files(&dir).map_err(|e| e.to_string())?;
     // A material with both a plain and a compressed file counts once (the
     // plain one, which probes prefer too).
     files.retain(|f| {

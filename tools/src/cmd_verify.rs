@@ -1,9 +1,10 @@
 //! `jungletb verify`.
 
-use crate::cmd_compress::same_values;
 use crate::common::{count, only_materials, thread_pool, CmdResult};
 use clap::Args as ClapArgs;
-use jungletb_format::{Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+use jungletb_format::{
+    table_files, Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
 use jungletb_rules::Ruleset;
 use jungletb_solver::verify_material;
 use serde_json::json;
@@ -35,34 +36,6 @@ pub struct Args {
     /// Only the table of this material (e.g. ELvR; repeatable).
     #[arg(long = "material", value_name = "KEY")]
     materials: Vec<String>,
-}
-
-/// Every table file under `root` (its own files and those one level down).
-pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, String> {
-    if !root.is_dir() {
-        return Err(format!("'{}' is not a directory", root.display()));
-    }
-    let mut files = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
-    if let Ok(rd) = std::fs::read_dir(root) {
-        dirs.extend(
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.is_dir()),
-        );
-    }
-    for d in dirs {
-        let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        for e in rd.filter_map(|e| e.ok()) {
-            let p = e.path();
-            let ext = p.extension().and_then(|x| x.to_str());
-            if ext == Some(TABLE_EXTENSION) || ext == Some(COMPRESSED_EXTENSION) {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
 }
 
 /// The verdict on one file.
@@ -122,7 +95,11 @@ fn check(
         let check = Table::open_any(path)
             .and_then(|c| Ok((c, Table::open_any(&plain_sibling)?)))
             .map_err(|e| e.to_string())
-            .and_then(|(c, p)| same_values(&p, &c).map(|()| p.header().sides));
+            .and_then(|(c, p)| {
+                p.same_values(&c)
+                    .map_err(|e| e.to_string())
+                    .map(|()| p.header().sides)
+            });
         return Ok(match check {
             Ok(sides) => Verdict {
                 positions: sides.iter().map(|s| s.positions).sum(),
@@ -158,7 +135,10 @@ fn check(
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let files = only_materials(table_files(&a.tables)?, &a.materials)?;
+    let files = only_materials(
+        table_files(&a.tables).map_err(|e| e.to_string())?,
+        &a.materials,
+    )?;
     if files.is_empty() {
         return Err(format!(
             "no table files (*.{TABLE_EXTENSION}, *.{COMPRESSED_EXTENSION}) in '{}'",

@@ -1,5 +1,7 @@
 //! `jungletb`: generate, probe, verify and inspect Jungle endgame tablebases.
 
+#![forbid(unsafe_code)]
+
 /// `println!` for command output: a closed pipe (`jungletb stats | head -1`)
 /// ends the program quietly instead of panicking; any other write error is
 /// reported (see [`common::write_line`]).
