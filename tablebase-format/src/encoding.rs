@@ -24,7 +24,7 @@ pub const MAX_PLIES: u16 = u16::MAX - 2;
 pub fn encode(v: Value) -> Option<u16> {
     match v {
         Value::Draw => Some(RAW_DRAW),
-        Value::Win(n) | Value::Loss(n) => (n <= MAX_PLIES).then_some(n + 2),
+        Value::Win(n) | Value::Loss(n) => (n <= MAX_PLIES).then(|| n + 2),
     }
 }
 
