@@ -135,14 +135,32 @@ fn missing_tables_and_other_rule_sets_are_errors() {
 
 #[test]
 fn probing_is_thread_safe() {
-    let tb = tb();
-    let pos: Position = "7/7/7/7/7/l6/7/7/L6 w".parse().unwrap();
-    let expected = tb.probe(&pos).unwrap();
+    // Expected values from one tablebase; then a fresh one (no table opened
+    // yet) probed by four threads at once, so that they race to open the
+    // same tables lazily as well as to read them.
+    let positions: Vec<Position> = [
+        "7/7/7/7/7/l6/7/7/L6 w",
+        "7/7/7/7/7/7/7/7/EL4r w",
+        "7/7/7/7/7/7/2E4/7/6r b",
+        "7/7/7/7/7/7/7/7/Er5 w",
+    ]
+    .iter()
+    .map(|p| p.parse().unwrap())
+    .collect();
+    let expected: Vec<_> = {
+        let tb = tb();
+        positions.iter().map(|p| tb.probe(p).unwrap()).collect()
+    };
+    let fresh = tb();
+    let start = std::sync::Barrier::new(4);
     std::thread::scope(|s| {
-        for _ in 0..4 {
-            s.spawn(|| {
-                for _ in 0..200 {
-                    assert_eq!(tb.probe(&pos).unwrap(), expected);
+        for t in 0..4 {
+            let (fresh, positions, expected, start) = (&fresh, &positions, &expected, &start);
+            s.spawn(move || {
+                start.wait();
+                for k in 0..200 {
+                    let i = (t + k) % positions.len();
+                    assert_eq!(fresh.probe(&positions[i]).unwrap(), expected[i]);
                 }
             });
         }
