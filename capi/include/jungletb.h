@@ -2,8 +2,10 @@
  * jungletb.h — C interface of the jungletb probe library.
  *
  * Link with -ljungletb_c (target/release/libjungletb_c.a or .so; the static
- * library also needs -lpthread -ldl -lm). All functions
- * are thread-safe: one jtb_tablebase may be probed from many threads at once.
+ * library also needs -lpthread -ldl -lm), or use the pkg-config file that
+ * capi/install.sh writes. All probing functions are thread-safe: one
+ * jtb_tablebase may be probed from many threads at once. jtb_close must not
+ * run while another thread still probes the same tablebase.
  *
  * Values are for the side to move. Distances are plies to the end of the
  * game under optimal play: wins odd, losses even, JTB_DRAW has none.
@@ -18,13 +20,25 @@
 extern "C" {
 #endif
 
+/* Version of this header; jtb_version() gives the library's. */
+#define JTB_VERSION_MAJOR 0
+#define JTB_VERSION_MINOR 2
+#define JTB_VERSION_PATCH 0
+#define JTB_VERSION "0.2.0"
+
 /* Return codes. */
 #define JTB_OK 0
-#define JTB_ERR_ARGUMENT 1   /* NULL pointer or bad buffer */
+#define JTB_ERR_ARGUMENT 1   /* NULL pointer or a bad argument */
 #define JTB_ERR_POSITION 2   /* malformed or impossible position */
-#define JTB_ERR_GAME_OVER 3  /* a side has no pieces */
-#define JTB_ERR_TABLE 4      /* table missing, corrupt or of another rule set */
-#define JTB_ERR_RULESET 5    /* unknown rule set or option */
+#define JTB_ERR_GAME_OVER 3  /* finished game: a piece on the enemy den, or a side without pieces */
+#define JTB_ERR_TABLE 4      /* a table is corrupt, truncated or of another rule set: warn the user */
+#define JTB_ERR_RULESET 5    /* unknown rule set or option, or conflicting options */
+#define JTB_ERR_MISSING 6    /* the table needed is not there: not covered, search instead */
+#define JTB_ERR_BUFFER 7     /* output buffer too small: the size needed is reported */
+
+/* Most legal moves a position can have: a jtb_root_move buffer of this size
+ * always suffices. */
+#define JTB_MAX_MOVES 32
 
 /* Values (wdl). */
 #define JTB_LOSS (-1)
@@ -38,13 +52,25 @@ extern "C" {
 /* No piece, in jtb_position.squares. */
 #define JTB_NO_SQUARE 255
 
+/* Animals, as numbered in jtb_position (the same order as their ranks,
+ * weakest first). squares[JTB_PIECE(JTB_BLACK, JTB_LION)] is the Black Lion. */
+#define JTB_RAT 0
+#define JTB_CAT 1
+#define JTB_WOLF 2
+#define JTB_DOG 3
+#define JTB_PANTHER 4
+#define JTB_TIGER 5
+#define JTB_LION 6
+#define JTB_ELEPHANT 7
+#define JTB_PIECE(color, animal) ((color) * 8 + (animal))
+
 typedef struct jtb_tablebase jtb_tablebase;
 
 /*
- * A position as plain data: squares[color * 8 + animal] is the square
+ * A position as plain data: squares[JTB_PIECE(color, animal)] is the square
  * (0 = a1, 1 = b1, ..., 6 = g1, 7 = a2, ..., 62 = g9) of that piece, or
- * JTB_NO_SQUARE. Animals: 0 Rat, 1 Cat, 2 Wolf, 3 Dog, 4 Panther, 5 Tiger,
- * 6 Lion, 7 Elephant; color 0 White, 1 Black.
+ * JTB_NO_SQUARE. Every probe has a form taking this struct (no text to
+ * format in a search).
  */
 typedef struct jtb_position {
     uint8_t squares[16];
@@ -63,40 +89,60 @@ typedef struct jtb_root_move {
 /*
  * Opens the tables of a rule set ("standard", "leiden", "popular", optionally
  * followed by options: "standard;universal_traps=true") under the tables
- * root `dir` (the directory `jungletb generate --out` wrote). Returns NULL on
- * error; jtb_last_error() says why. Tables open lazily on first use.
+ * root `dir` (the directory `jungletb generate --out` wrote, or the rule
+ * set's directory in it). Returns NULL on error, with jtb_last_error()
+ * saying why: an unknown or conflicting rule option, or no table of that rule set
+ * at all in `dir`. Tables open lazily on first use.
  */
 jtb_tablebase *jtb_open(const char *dir, const char *ruleset);
 
-/* Frees a tablebase (NULL is allowed). */
+/* Frees a tablebase (NULL is allowed). No other thread may be probing it. */
 void jtb_close(jtb_tablebase *tb);
 
-/* The message of the last error on this thread ("" if none). Valid until
- * the next call on this thread. */
+/* The message of the last failed call on this thread; "" after a call that
+ * succeeded. Valid until the next call on this thread. */
 const char *jtb_last_error(void);
+
+/* The library's version ("0.2.0"). */
+const char *jtb_version(void);
+
+/* What is covered: 1 if the table of `material` ("ELvR"; either colour
+ * order) is present, else 0; and the largest N such that every table of
+ * up to N pieces is present (0 if not even all 2-piece tables are). */
+int jtb_has_table(const jtb_tablebase *tb, const char *material);
+int jtb_max_pieces(const jtb_tablebase *tb);
 
 /* Value only (the fast path for search). */
 int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);
+int jtb_probe_wdl_position(const jtb_tablebase *tb, const jtb_position *pos, int *wdl);
 
 /* Value and distance in plies (0 for a draw). */
 int jtb_probe(const jtb_tablebase *tb, const char *position, int *wdl, int *plies);
-
-/* The same for a position given as plain data. */
 int jtb_probe_position(const jtb_tablebase *tb, const jtb_position *pos, int *wdl, int *plies);
 
 /*
  * Every legal move with its value, best first. Writes at most `capacity`
- * moves to `moves` and their number to `*count` (a position has at most 32).
+ * moves to `moves` and the number of legal moves to `*count`; if that is
+ * more than `capacity`, returns JTB_ERR_BUFFER (the first `capacity` moves
+ * are written). A buffer of JTB_MAX_MOVES always suffices. A side without
+ * a legal move has lost: JTB_OK with *count = 0.
  */
 int jtb_probe_root(const jtb_tablebase *tb, const char *position, jtb_root_move *moves,
                    size_t capacity, size_t *count);
+int jtb_probe_root_position(const jtb_tablebase *tb, const jtb_position *pos,
+                            jtb_root_move *moves, size_t capacity, size_t *count);
 
 /*
  * An optimal line of play to the end of the game, as space-separated moves
  * ("a1a2 b8b7 ..."), NUL-terminated, into `buffer` of `capacity` bytes.
- * Empty for a draw. JTB_ERR_ARGUMENT if the buffer is too small.
+ * Empty for a draw. `*needed` (if `needed` is not NULL) receives the size
+ * the line takes, NUL included; if it exceeds `capacity`, JTB_ERR_BUFFER
+ * (call with capacity 0 and buffer NULL to ask for the size).
  */
-int jtb_probe_line(const jtb_tablebase *tb, const char *position, char *buffer, size_t capacity);
+int jtb_probe_line(const jtb_tablebase *tb, const char *position, char *buffer,
+                   size_t capacity, size_t *needed);
+int jtb_probe_line_position(const jtb_tablebase *tb, const jtb_position *pos, char *buffer,
+                            size_t capacity, size_t *needed);
 
 #ifdef __cplusplus
 }

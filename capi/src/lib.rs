@@ -4,7 +4,8 @@
 //! (panics become `JTB_ERR_ARGUMENT`), and reports failures by return code
 //! with the message available from `jtb_last_error` on the same thread.
 
-use jungletb_format::{ProbeError, Tablebase};
+use jungletb_format::{table_dir, table_files, ProbeError, TableError, Tablebase};
+use jungletb_indexer::Material;
 use jungletb_rules::{Color, Piece, Position, Ruleset, Square, Value};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -16,12 +17,18 @@ pub const JTB_OK: c_int = 0;
 pub const JTB_ERR_ARGUMENT: c_int = 1;
 /// A malformed or impossible position.
 pub const JTB_ERR_POSITION: c_int = 2;
-/// A side has no pieces.
+/// The game is over (a piece on the enemy den, or a side without pieces).
 pub const JTB_ERR_GAME_OVER: c_int = 3;
-/// A table is missing, corrupt or of another rule set.
+/// A table is corrupt, truncated or of another rule set: warn the user.
 pub const JTB_ERR_TABLE: c_int = 4;
-/// An unknown rule set or option.
+/// An unknown rule set or option, or options that conflict.
 pub const JTB_ERR_RULESET: c_int = 5;
+/// The table the position needs is not there: not covered, search instead.
+pub const JTB_ERR_MISSING: c_int = 6;
+/// The output buffer is too small (the size needed is reported).
+pub const JTB_ERR_BUFFER: c_int = 7;
+/// Most legal moves a position can have (8 pieces, 4 directions each).
+pub const JTB_MAX_MOVES: usize = 32;
 
 /// An opened tablebase (opaque to C).
 pub struct JtbTablebase(Tablebase);
@@ -64,14 +71,42 @@ fn probe_error(e: ProbeError) -> c_int {
     let code = match &e {
         ProbeError::Position(_) => JTB_ERR_POSITION,
         ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
-        ProbeError::NoTables(_) | ProbeError::Table(_) => JTB_ERR_TABLE,
+        ProbeError::NoTables(_) | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,
+        ProbeError::Table(_) => JTB_ERR_TABLE,
     };
     fail(code, e.to_string())
 }
 
-/// Runs `f`, turning a panic into an error code.
+/// Runs `f`, turning a panic into an error code. Every call starts with an
+/// empty last error, so `jtb_last_error` never shows an old message after a
+/// success.
 fn guard(f: impl FnOnce() -> c_int) -> c_int {
+    LAST_ERROR.with(|e| *e.borrow_mut() = CString::default());
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| fail(JTB_ERR_ARGUMENT, "internal error"))
+}
+
+/// A finished game is one answer whatever ended it: `JTB_ERR_GAME_OVER`.
+fn check_not_over(tb: &Tablebase, pos: &Position) -> Result<(), c_int> {
+    let board = tb.rules().board();
+    if let Some((p, s)) = pos
+        .pieces()
+        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()))
+    {
+        return Err(fail(
+            JTB_ERR_GAME_OVER,
+            format!(
+                "game over: the {} on {s} stands on the enemy den",
+                p.animal.name()
+            ),
+        ));
+    }
+    if pos.count(Color::White) == 0 || pos.count(Color::Black) == 0 {
+        return Err(fail(
+            JTB_ERR_GAME_OVER,
+            "game over: a side has no pieces left",
+        ));
+    }
+    Ok(())
 }
 
 /// # Safety
@@ -121,6 +156,22 @@ pub unsafe extern "C" fn jtb_open(dir: *const c_char, ruleset: *const c_char) ->
             if let Err(e) = rules.apply_override(kv) {
                 return fail(JTB_ERR_RULESET, e.to_string());
             }
+        }
+        if let Err(e) = rules.check_supported() {
+            return fail(JTB_ERR_RULESET, e.to_string());
+        }
+        // A directory without a single table of this rule set covers
+        // nothing: say so now rather than at every probe.
+        let tables = table_dir(std::path::Path::new(dir), &rules);
+        if table_files(&tables).map_or(true, |f| f.is_empty()) {
+            return fail(
+                JTB_ERR_MISSING,
+                format!(
+                    "no tables of rule set '{}' in '{}'",
+                    rules.label(),
+                    tables.display()
+                ),
+            );
         }
         match Tablebase::open(dir, rules) {
             Ok(tb) => {
@@ -174,7 +225,55 @@ unsafe fn tablebase_and_position<'a>(
     let tb = unsafe { base(tb) }?;
     // SAFETY: forwarded contract.
     let text = unsafe { text(position) }?;
-    Ok((tb, parse_position(text)?))
+    let pos = parse_position(text)?;
+    check_not_over(tb, &pos)?;
+    Ok((tb, pos))
+}
+
+/// The tablebase and the position behind a call's first two arguments, the
+/// position given as a `jtb_position`.
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `pos` is NULL or valid.
+unsafe fn tablebase_and_struct<'a>(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+) -> Result<(&'a Tablebase, Position), c_int> {
+    // SAFETY: forwarded contract.
+    let tb = unsafe { base(tb) }?;
+    if pos.is_null() {
+        return Err(fail(JTB_ERR_ARGUMENT, "NULL position"));
+    }
+    // SAFETY: non-NULL, valid by contract.
+    let raw = unsafe { &*pos };
+    let side = match raw.side_to_move {
+        0 => Color::White,
+        1 => Color::Black,
+        s => {
+            return Err(fail(
+                JTB_ERR_POSITION,
+                format!("side_to_move must be 0 or 1, got {s}"),
+            ))
+        }
+    };
+    let mut pieces = Vec::new();
+    for (code, &s) in raw.squares.iter().enumerate() {
+        if s == jungletb_rules::NO_SQUARE {
+            continue;
+        }
+        match Square::from_index(s as usize) {
+            Some(sq) => pieces.push((Piece::from_code(code), sq)),
+            None => {
+                return Err(fail(
+                    JTB_ERR_POSITION,
+                    format!("square {s} is off the board (0..62)"),
+                ))
+            }
+        }
+    }
+    let pos = Position::from_pieces(&pieces, side).map_err(|e| fail(JTB_ERR_POSITION, e))?;
+    check_not_over(tb, &pos)?;
+    Ok((tb, pos))
 }
 
 fn probe_into(tb: &Tablebase, pos: &Position, wdl: *mut c_int, plies: *mut c_int) -> c_int {
@@ -245,43 +344,49 @@ pub unsafe extern "C" fn jtb_probe_position(
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let tb = match unsafe { base(tb) } {
-            Ok(t) => t,
+        let (tb, pos) = match unsafe { tablebase_and_struct(tb, pos) } {
+            Ok(x) => x,
             Err(c) => return c,
         };
-        if pos.is_null() || wdl.is_null() {
-            return fail(JTB_ERR_ARGUMENT, "NULL pointer");
+        if wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL wdl");
         }
-        // SAFETY: non-NULL, valid by contract.
-        let raw = unsafe { &*pos };
-        let side = match raw.side_to_move {
-            0 => Color::White,
-            1 => Color::Black,
-            s => {
-                return fail(
-                    JTB_ERR_POSITION,
-                    format!("side_to_move must be 0 or 1, got {s}"),
-                )
-            }
+        probe_into(tb, &pos, wdl, plies)
+    })
+}
+
+/// Win, draw or loss of a position given as plain data (search's fast path).
+///
+/// # Safety
+/// Pointers are NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_wdl_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    wdl: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, pos) = match unsafe { tablebase_and_struct(tb, pos) } {
+            Ok(x) => x,
+            Err(c) => return c,
         };
-        let mut pieces = Vec::new();
-        for (code, &s) in raw.squares.iter().enumerate() {
-            if s == jungletb_rules::NO_SQUARE {
-                continue;
-            }
-            match Square::from_index(s as usize) {
-                Some(sq) => pieces.push((Piece::from_code(code), sq)),
-                None => {
-                    return fail(
-                        JTB_ERR_POSITION,
-                        format!("square {s} is off the board (0..62)"),
-                    )
-                }
-            }
+        if wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL wdl");
         }
-        match Position::from_pieces(&pieces, side) {
-            Ok(p) => probe_into(tb, &p, wdl, plies),
-            Err(e) => fail(JTB_ERR_POSITION, e),
+        match tb.probe_wdl(&pos) {
+            Ok(w) => {
+                // SAFETY: checked non-NULL.
+                unsafe {
+                    *wdl = match w {
+                        jungletb_rules::Wdl::Win => 1,
+                        jungletb_rules::Wdl::Draw => 0,
+                        jungletb_rules::Wdl::Loss => -1,
+                    }
+                };
+                JTB_OK
+            }
+            Err(e) => probe_error(e),
         }
     })
 }
@@ -300,38 +405,82 @@ pub unsafe extern "C" fn jtb_probe_root(
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
-            Ok(x) => x,
-            Err(c) => return c,
-        };
-        if count.is_null() || (moves.is_null() && capacity > 0) {
-            return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+        match unsafe { tablebase_and_position(tb, position) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { root_into(tb, &pos, moves, capacity, count) },
+            Err(c) => c,
         }
-        let root = match tb.probe_root(&pos) {
-            Ok(r) => r,
-            Err(e) => return probe_error(e),
-        };
-        for (i, rm) in root.iter().take(capacity).enumerate() {
-            let (w, n) = wdl_of(rm.value);
-            let mut t = [0 as c_char; 5];
-            for (k, b) in rm.mv.to_string().bytes().take(4).enumerate() {
-                t[k] = b as c_char;
-            }
-            // SAFETY: i < capacity, the caller's buffer size.
-            unsafe {
-                *moves.add(i) = JtbRootMove {
-                    from: rm.mv.from.index() as u8,
-                    to: rm.mv.to.index() as u8,
-                    wdl: w as i8,
-                    plies: n as u16,
-                    text: t,
-                };
-            }
-        }
-        // SAFETY: checked non-NULL.
-        unsafe { *count = root.len().min(capacity) };
-        JTB_OK
     })
+}
+
+/// [`jtb_probe_root`] for a position given as plain data.
+///
+/// # Safety
+/// Pointers are NULL or valid; `moves` has room for `capacity` entries.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_root_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    moves: *mut JtbRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and_struct(tb, pos) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { root_into(tb, &pos, moves, capacity, count) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// Writes the root moves of `pos`; `*count` is the number of legal moves
+/// even when the buffer is smaller (then `JTB_ERR_BUFFER`).
+///
+/// # Safety
+/// `moves` has room for `capacity` entries (or is NULL with capacity 0);
+/// `count` is NULL or valid.
+unsafe fn root_into(
+    tb: &Tablebase,
+    pos: &Position,
+    moves: *mut JtbRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    if count.is_null() || (moves.is_null() && capacity > 0) {
+        return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+    }
+    let root = match tb.probe_root(pos) {
+        Ok(r) => r,
+        Err(e) => return probe_error(e),
+    };
+    for (i, rm) in root.iter().take(capacity).enumerate() {
+        let (w, n) = wdl_of(rm.value);
+        let mut t = [0 as c_char; 5];
+        for (k, b) in rm.mv.to_string().bytes().take(4).enumerate() {
+            t[k] = b as c_char;
+        }
+        // SAFETY: i < capacity, the caller's buffer size.
+        unsafe {
+            *moves.add(i) = JtbRootMove {
+                from: rm.mv.from.index() as u8,
+                to: rm.mv.to.index() as u8,
+                wdl: w as i8,
+                plies: n as u16,
+                text: t,
+            };
+        }
+    }
+    // SAFETY: checked non-NULL.
+    unsafe { *count = root.len() };
+    if root.len() > capacity {
+        return fail(
+            JTB_ERR_BUFFER,
+            format!("{} legal moves, room for {capacity}", root.len()),
+        );
+    }
+    JTB_OK
 }
 
 /// An optimal line to the end of the game as text.
@@ -344,36 +493,145 @@ pub unsafe extern "C" fn jtb_probe_line(
     position: *const c_char,
     buffer: *mut c_char,
     capacity: usize,
+    needed: *mut usize,
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
-            Ok(x) => x,
+        match unsafe { tablebase_and_position(tb, position) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { line_into(tb, &pos, buffer, capacity, needed) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// [`jtb_probe_line`] for a position given as plain data.
+///
+/// # Safety
+/// Pointers are NULL or valid; `buffer` has room for `capacity` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_line_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    buffer: *mut c_char,
+    capacity: usize,
+    needed: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and_struct(tb, pos) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { line_into(tb, &pos, buffer, capacity, needed) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// Writes the line of `pos`; `*needed` (if not NULL) is the size it takes,
+/// NUL included, also when the buffer is too small (then `JTB_ERR_BUFFER`).
+///
+/// # Safety
+/// `buffer` has room for `capacity` bytes; `needed` is NULL or valid.
+unsafe fn line_into(
+    tb: &Tablebase,
+    pos: &Position,
+    buffer: *mut c_char,
+    capacity: usize,
+    needed: *mut usize,
+) -> c_int {
+    if buffer.is_null() && capacity > 0 {
+        return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+    }
+    let line = match tb.line(pos) {
+        Ok(l) => l,
+        Err(e) => return probe_error(e),
+    };
+    let joined = line
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !needed.is_null() {
+        // SAFETY: checked non-NULL.
+        unsafe { *needed = joined.len() + 1 };
+    }
+    if joined.len() + 1 > capacity {
+        return fail(
+            JTB_ERR_BUFFER,
+            format!("buffer of {capacity} bytes; {} needed", joined.len() + 1),
+        );
+    }
+    // SAFETY: joined.len() + 1 <= capacity.
+    unsafe {
+        std::ptr::copy_nonoverlapping(joined.as_ptr() as *const c_char, buffer, joined.len());
+        *buffer.add(joined.len()) = 0;
+    }
+    JTB_OK
+}
+
+/// 1 if the table of `material` (e.g. "ELvR", either colour order) is
+/// present, 0 if not (or on a bad argument: see `jtb_last_error`).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `material` is NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_has_table(tb: *const JtbTablebase, material: *const c_char) -> c_int {
+    let mut present = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, name) = match unsafe { (base(tb), text(material)) } {
+            (Ok(t), Ok(n)) => (t, n),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let m = match name.parse::<Material>() {
+            Ok(m) => m.canonical().0,
+            Err(e) => return fail(JTB_ERR_ARGUMENT, e.to_string()),
+        };
+        present = covered(tb, m) as c_int;
+        JTB_OK
+    });
+    present
+}
+
+/// The largest N such that every table of up to N pieces is present (0 if
+/// not even every 2-piece table is).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_max_pieces(tb: *const JtbTablebase) -> c_int {
+    let mut n = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let tb = match unsafe { base(tb) } {
+            Ok(t) => t,
             Err(c) => return c,
         };
-        if buffer.is_null() {
-            return fail(JTB_ERR_ARGUMENT, "NULL buffer");
-        }
-        let line = match tb.line(&pos) {
-            Ok(l) => l,
-            Err(e) => return probe_error(e),
-        };
-        let joined = line
-            .iter()
-            .map(|m| m.to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        if joined.len() + 1 > capacity {
-            return fail(
-                JTB_ERR_ARGUMENT,
-                format!("buffer of {capacity} bytes; {} needed", joined.len() + 1),
-            );
-        }
-        // SAFETY: joined.len() + 1 <= capacity.
-        unsafe {
-            std::ptr::copy_nonoverlapping(joined.as_ptr() as *const c_char, buffer, joined.len());
-            *buffer.add(joined.len()) = 0;
+        for k in 2..=5u32 {
+            let all = Material::all(k, |a| tb.rules().animal_allowed(a));
+            if !all
+                .iter()
+                .filter(|m| m.piece_count() == k)
+                .all(|&m| covered(tb, m))
+            {
+                break;
+            }
+            n = k as c_int;
         }
         JTB_OK
-    })
+    });
+    n
+}
+
+/// True if a (plain or compressed) table file of canonical `m` exists.
+fn covered(tb: &Tablebase, m: Material) -> bool {
+    jungletb_format::table_path(tb.dir(), m).exists()
+        || jungletb_format::compressed_table_path(tb.dir(), m).exists()
+}
+
+/// The library's version, e.g. "0.2.0".
+#[no_mangle]
+pub extern "C" fn jtb_version() -> *const c_char {
+    static VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    VERSION.as_ptr() as *const c_char
 }

@@ -25,15 +25,15 @@ int main(int argc, char **argv) {
         jtb_close(tb);
         return 1;
     }
-    jtb_root_move moves[32];
+    jtb_root_move moves[JTB_MAX_MOVES];
     size_t n = 0;
-    if (jtb_probe_root(tb, argv[3], moves, 32, &n) != JTB_OK) {
+    if (jtb_probe_root(tb, argv[3], moves, JTB_MAX_MOVES, &n) != JTB_OK) {
         fprintf(stderr, "error: %s\n", jtb_last_error());
         jtb_close(tb);
         return 1;
     }
     char line[4096];
-    if (jtb_probe_line(tb, argv[3], line, sizeof line) != JTB_OK) {
+    if (jtb_probe_line(tb, argv[3], line, sizeof line, NULL) != JTB_OK) {
         fprintf(stderr, "error: %s\n", jtb_last_error());
         jtb_close(tb);
         return 1;

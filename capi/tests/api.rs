@@ -1,0 +1,242 @@
+//! Every entry point of the C API, called as C would call it: answers,
+//! codes, NULL arguments, small buffers, finished games, missing against
+//! corrupt tables, and the last-error message.
+
+use jungletb_c::*;
+use std::ffi::{c_char, c_int, CStr, CString};
+
+fn tables() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
+        root: dir.path().to_path_buf(),
+        rules: jungletb_rules::Ruleset::standard(),
+        max_pieces: 2,
+        materials: vec![],
+        threads: Some(2),
+        mem: None,
+    })
+    .unwrap();
+    dir
+}
+
+fn c(s: &str) -> CString {
+    CString::new(s).unwrap()
+}
+
+fn last_error() -> String {
+    unsafe { CStr::from_ptr(jtb_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// White Elephant a3... as plain data: "7/7/7/7/7/7/2E4/7/6r b" is White
+/// Elephant c3, Black Rat g1, Black to move (a win in 5 for Black).
+fn struct_position() -> JtbPosition {
+    let mut squares = [255u8; 16];
+    squares[7] = 2 * 7 + 2; // White Elephant (animal 7) on c3
+    squares[8] = 6; // Black Rat (8 + 0) on g1
+    JtbPosition {
+        squares,
+        side_to_move: 1,
+    }
+}
+
+#[test]
+fn every_entry_point_answers_and_fails_cleanly() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    let version = unsafe { CStr::from_ptr(jtb_version()) }.to_str().unwrap();
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+
+    let text = c("7/7/7/7/7/7/2E4/7/6r b");
+    let pos = struct_position();
+    let (mut wdl, mut plies) = (9 as c_int, 9 as c_int);
+    unsafe {
+        // Text and struct forms agree.
+        assert_eq!(jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies), JTB_OK);
+        assert_eq!((wdl, plies), (1, 5));
+        assert_eq!(last_error(), "");
+        let (mut w2, mut p2) = (9, 9);
+        assert_eq!(jtb_probe_position(tb, &pos, &mut w2, &mut p2), JTB_OK);
+        assert_eq!((w2, p2), (1, 5));
+        let mut w3 = 9;
+        assert_eq!(jtb_probe_wdl(tb, text.as_ptr(), &mut w3), JTB_OK);
+        assert_eq!(w3, 1);
+        let mut w4 = 9;
+        assert_eq!(jtb_probe_wdl_position(tb, &pos, &mut w4), JTB_OK);
+        assert_eq!(w4, 1);
+
+        // Root moves: all of them, or JTB_ERR_BUFFER with the total.
+        let mut moves: Vec<JtbRootMove> = (0..JTB_MAX_MOVES)
+            .map(|_| JtbRootMove {
+                from: 0,
+                to: 0,
+                wdl: 0,
+                plies: 0,
+                text: [0; 5],
+            })
+            .collect();
+        let mut count = 0usize;
+        assert_eq!(
+            jtb_probe_root(
+                tb,
+                text.as_ptr(),
+                moves.as_mut_ptr(),
+                JTB_MAX_MOVES,
+                &mut count
+            ),
+            JTB_OK
+        );
+        assert_eq!(count, 2);
+        assert_eq!(
+            CStr::from_ptr(moves[0].text.as_ptr()).to_str().unwrap(),
+            "g1f1"
+        );
+        assert_eq!((moves[0].wdl, moves[0].plies), (1, 5));
+        let mut count2 = 0usize;
+        assert_eq!(
+            jtb_probe_root_position(tb, &pos, moves.as_mut_ptr(), 1, &mut count2),
+            JTB_ERR_BUFFER
+        );
+        assert_eq!(count2, 2, "the total, not the capacity");
+        assert_eq!(
+            jtb_probe_root(tb, text.as_ptr(), std::ptr::null_mut(), 0, &mut count2),
+            JTB_ERR_BUFFER
+        );
+
+        // The line: the size needed, then the line.
+        let mut needed = 0usize;
+        assert_eq!(
+            jtb_probe_line(tb, text.as_ptr(), std::ptr::null_mut(), 0, &mut needed),
+            JTB_ERR_BUFFER
+        );
+        assert_eq!(needed, "g1f1 c3c2 f1e1 c2c3 e1d1".len() + 1);
+        assert!(last_error().contains("needed"));
+        let mut buf = vec![0 as c_char; needed];
+        assert_eq!(
+            jtb_probe_line_position(tb, &pos, buf.as_mut_ptr(), needed, std::ptr::null_mut()),
+            JTB_OK
+        );
+        assert_eq!(
+            CStr::from_ptr(buf.as_ptr()).to_str().unwrap(),
+            "g1f1 c3c2 f1e1 c2c3 e1d1"
+        );
+        assert_eq!(last_error(), "", "a success clears the last error");
+
+        // NULL arguments: JTB_ERR_ARGUMENT, never a crash.
+        assert_eq!(
+            jtb_probe(std::ptr::null(), text.as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(
+            jtb_probe(tb, std::ptr::null(), &mut wdl, &mut plies),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(
+            jtb_probe(tb, text.as_ptr(), std::ptr::null_mut(), &mut plies),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(
+            jtb_probe_wdl_position(tb, std::ptr::null(), &mut wdl),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(
+            jtb_probe_root(
+                tb,
+                text.as_ptr(),
+                moves.as_mut_ptr(),
+                4,
+                std::ptr::null_mut()
+            ),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(jtb_has_table(std::ptr::null(), c("EvR").as_ptr()), 0);
+        assert_eq!(jtb_max_pieces(std::ptr::null()), 0);
+        assert!(last_error().contains("NULL"));
+
+        // Bad and impossible positions; finished games, one code for both.
+        assert_eq!(
+            jtb_probe(tb, c("nonsense").as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_POSITION
+        );
+        assert_eq!(
+            jtb_probe(
+                tb,
+                c("7/7/7/7/7/1E5/7/7/6r w").as_ptr(),
+                &mut wdl,
+                &mut plies
+            ),
+            JTB_ERR_POSITION
+        );
+        assert_eq!(
+            jtb_probe(
+                tb,
+                c("3E3/7/7/7/7/7/7/7/6r b").as_ptr(),
+                &mut wdl,
+                &mut plies
+            ),
+            JTB_ERR_GAME_OVER
+        );
+        assert_eq!(
+            jtb_probe(tb, c("7/7/7/7/7/7/7/7/E6 b").as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_GAME_OVER
+        );
+        let mut bad = struct_position();
+        bad.side_to_move = 7;
+        assert_eq!(
+            jtb_probe_position(tb, &bad, &mut wdl, &mut plies),
+            JTB_ERR_POSITION
+        );
+        bad = struct_position();
+        bad.squares[3] = 200;
+        assert_eq!(
+            jtb_probe_position(tb, &bad, &mut wdl, &mut plies),
+            JTB_ERR_POSITION
+        );
+
+        // Coverage: every 2-piece table, no 3-piece one.
+        assert_eq!(jtb_max_pieces(tb), 2);
+        assert_eq!(jtb_has_table(tb, c("EvR").as_ptr()), 1);
+        assert_eq!(jtb_has_table(tb, c("RvE").as_ptr()), 1);
+        assert_eq!(jtb_has_table(tb, c("ELvR").as_ptr()), 0);
+        // A missing table is "not covered"...
+        let three = c("7/7/7/7/7/7/2E4/7/5tr b");
+        assert_eq!(
+            jtb_probe(tb, three.as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_MISSING
+        );
+        jtb_close(tb);
+    }
+
+    // ...and a damaged one is "broken": a different code.
+    let path = dir.path().join("standard/EvR.jtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null());
+    let pos = c("7/7/7/7/7/7/7/7/Er5 w");
+    unsafe {
+        assert_eq!(
+            jtb_probe(tb, pos.as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_TABLE
+        );
+        jtb_close(tb);
+    }
+
+    // Opening: unknown and conflicting options are rule-set errors; a
+    // directory with no table of the rule set fails at once.
+    unsafe {
+        assert!(jtb_open(root.as_ptr(), c("nosuch").as_ptr()).is_null());
+        assert!(jtb_open(root.as_ptr(), c("standard;dog_swims").as_ptr()).is_null());
+        assert!(last_error().contains("needs a value"), "{}", last_error());
+        let empty = tempfile::tempdir().unwrap();
+        let e = c(empty.path().to_str().unwrap());
+        assert!(jtb_open(e.as_ptr(), c("standard").as_ptr()).is_null());
+        assert!(last_error().contains("no tables"), "{}", last_error());
+        assert!(jtb_open(root.as_ptr(), c("leiden").as_ptr()).is_null());
+    }
+}
