@@ -70,6 +70,7 @@ fn fail(code: c_int, message: impl Into<String>) -> c_int {
 fn probe_error(e: ProbeError) -> c_int {
     let code = match &e {
         ProbeError::Position(_) => JTB_ERR_POSITION,
+        ProbeError::Rules(_) => JTB_ERR_RULESET,
         ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
         ProbeError::NoTables(_) | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,
         ProbeError::Table(_) => JTB_ERR_TABLE,

@@ -30,7 +30,15 @@ impl fmt::Display for SolveError {
     }
 }
 
-impl std::error::Error for SolveError {}
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Table(e) => Some(e),
+            SolveError::Probe(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<TableError> for SolveError {
     fn from(e: TableError) -> Self {

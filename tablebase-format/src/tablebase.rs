@@ -152,9 +152,7 @@ impl Tablebase {
     /// directory `generate --out` wrote, e.g. `tables`).
     pub fn open(root: impl AsRef<Path>, rules: Ruleset) -> Result<Tablebase, ProbeError> {
         let root = root.as_ref();
-        rules
-            .check_supported()
-            .map_err(|e| ProbeError::NoTables(e.to_string()))?;
+        rules.check_supported().map_err(ProbeError::Rules)?;
         let dir = table_dir(root, &rules);
         if !dir.is_dir() {
             let mut found: Vec<String> = std::fs::read_dir(root)
@@ -310,8 +308,7 @@ impl Tablebase {
 
     /// The value of `pos` for the side to move, with its distance in plies.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        pos.validate(&self.rules)
-            .map_err(|e| ProbeError::Position(e.to_string()))?;
+        pos.validate(&self.rules).map_err(ProbeError::Position)?;
         self.probe_valid(pos)
     }
 
@@ -319,8 +316,7 @@ impl Tablebase {
     /// (reads only the WDL blocks of compressed tables).
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        pos.validate(&self.rules)
-            .map_err(|e| ProbeError::Position(e.to_string()))?;
+        pos.validate(&self.rules).map_err(ProbeError::Position)?;
         self.with_table(pos, Table::probe_wdl)
     }
 
@@ -361,8 +357,7 @@ impl Tablebase {
 
     /// Every legal move with its value, best first (ties in move order).
     pub fn probe_root(&self, pos: &Position) -> Result<Vec<RootMove>, ProbeError> {
-        pos.validate(&self.rules)
-            .map_err(|e| ProbeError::Position(e.to_string()))?;
+        pos.validate(&self.rules).map_err(ProbeError::Position)?;
         if Material::of_position(pos).is_none() {
             return Err(ProbeError::GameOver("a side has no pieces left".into()));
         }

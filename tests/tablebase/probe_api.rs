@@ -166,3 +166,27 @@ fn probing_is_thread_safe() {
         }
     });
 }
+
+#[test]
+fn errors_keep_their_causes() {
+    use std::error::Error;
+    let tb = tb();
+    let pos: Position = "7/7/7/7/7/1E5/7/7/6r w".parse().unwrap();
+    let err = tb.probe(&pos).unwrap_err();
+    assert!(matches!(
+        err,
+        ProbeError::Position(jungletb::rules::PositionError::PieceInWater(_))
+    ));
+    let cause = err.source().expect("a cause");
+    assert!(cause
+        .downcast_ref::<jungletb::rules::PositionError>()
+        .is_some());
+    // A missing table: the probe error carries the table error.
+    let pos: Position = "7/7/7/7/7/7/7/7/EW4r w".parse().unwrap();
+    let err = tb.probe(&pos).unwrap_err();
+    let cause = err.source().expect("a cause");
+    assert!(matches!(
+        cause.downcast_ref::<jungletb::format::TableError>(),
+        Some(jungletb::format::TableError::Missing(_))
+    ));
+}

@@ -85,6 +85,7 @@ impl From<ProbeError> for Failure {
     fn from(e: ProbeError) -> Failure {
         let kind = match &e {
             ProbeError::Position(_) => "impossible_position",
+            ProbeError::Rules(_) => "rules",
             ProbeError::GameOver(_) => "game_over",
             ProbeError::NoTables(_) => "no_tables",
             ProbeError::Table(jungletb_format::TableError::Missing(_)) => "missing_table",
