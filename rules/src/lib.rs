@@ -19,6 +19,7 @@
 
 mod board;
 mod error;
+mod fingerprint;
 mod movegen;
 mod notation;
 mod perft;
@@ -32,6 +33,7 @@ mod value;
 
 pub use board::{Board, Direction, Square, NO_SQUARE};
 pub use error::{ParseError, PositionError, RulesError};
+pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
 pub use movegen::{Move, MoveList};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};

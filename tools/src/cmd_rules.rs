@@ -2,7 +2,7 @@
 
 use crate::common::CmdResult;
 use clap::Args as ClapArgs;
-use jungletb_rules::{BaseRuleset, Ruleset, OPTION_HELP};
+use jungletb_rules::{fingerprint, BaseRuleset, Ruleset, FINGERPRINT_POSITIONS, OPTION_HELP};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -18,9 +18,41 @@ pub struct Args {
     /// One JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Print the legal moves of positions that tell the rule options apart
+    /// (compare them with your engine's to find the rule set it plays).
+    #[arg(long)]
+    fingerprint: bool,
 }
 
 pub fn run(a: Args) -> CmdResult {
+    if a.fingerprint {
+        let mut r =
+            Ruleset::by_name(a.name.as_deref().unwrap_or("standard")).map_err(|e| e.to_string())?;
+        for kv in &a.rules {
+            r.apply_override(kv).map_err(|e| e.to_string())?;
+        }
+        r.check_supported().map_err(|e| e.to_string())?;
+        let lists = fingerprint(&r);
+        if a.json {
+            let doc = json!({
+                "ruleset": r.label(),
+                "positions": FINGERPRINT_POSITIONS.iter().zip(&lists).map(|((fen, tells), moves)| json!({
+                    "position": fen, "tells": tells, "moves": moves,
+                })).collect::<Vec<_>>(),
+            });
+            outln!("{doc}");
+        } else {
+            outln!(
+                "Legal moves under {} (sorted); list them with your engine and compare:",
+                r.label()
+            );
+            for ((fen, tells), moves) in FINGERPRINT_POSITIONS.iter().zip(&lists) {
+                outln!("{fen:<28} {:<36} # {tells}", moves.join(" "));
+            }
+            outln!("(no_move, the result of having no move, does not show in move lists)");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(name) = a.name else {
         if !a.rules.is_empty() {
             return Err("--rule needs a rule set name: jungletb rules standard --rule …".into());
