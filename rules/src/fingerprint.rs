@@ -113,7 +113,7 @@ pub fn fingerprint(rules: &Ruleset) -> Vec<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ruleset::{BaseRuleset, OPTION_HELP};
+    use crate::ruleset::{BaseRuleset, RULE_OPTIONS};
 
     /// Every rule set reachable by changing one option of a named rule set.
     fn variants() -> Vec<(String, Ruleset)> {
@@ -121,7 +121,8 @@ mod tests {
         for base in BaseRuleset::ALL {
             let r = Ruleset::named(base);
             out.push((base.name().to_string(), r.clone()));
-            for (name, _, values) in OPTION_HELP {
+            for o in &RULE_OPTIONS {
+                let (name, values) = (o.name, o.values);
                 if name == "no_move" {
                     continue; // not visible in move lists (see the module docs)
                 }

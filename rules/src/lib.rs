@@ -40,7 +40,8 @@ pub use piece::{Animal, Color, Piece};
 pub use position::Position;
 pub use raw::{square_bit, RawPosition, FILE_D};
 pub use ruleset::{
-    BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset, OPTION_HELP,
+    BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, RuleOption, Ruleset,
+    RULE_OPTIONS,
 };
 pub use tables::{MoveTables, RawMove};
 pub use value::{Value, Wdl};

@@ -155,99 +155,201 @@ pub struct Ruleset {
     pub animal_checkers: bool,
 }
 
-/// The allowed values of option `name` as listed in [`OPTION_HELP`].
+/// The allowed values of option `name` (as in [`RULE_OPTIONS`]).
 pub(crate) fn allowed_values(name: &str) -> Option<&'static str> {
-    OPTION_HELP
+    RULE_OPTIONS
         .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, _, values)| *values)
+        .find(|o| o.name == name)
+        .map(|o| o.values)
 }
 
-/// Every option: name, meaning, accepted values (default first for the
-/// standard rule set).
-pub const OPTION_HELP: [(&str, &str, &str); 13] = [
-    (
-        "elephant_captures_rat",
-        "when the Elephant may capture the Rat",
-        "always | on_trap | never",
-    ),
-    (
+/// One rule option: its name, meaning and accepted values, and how to read
+/// and set it. [`RULE_OPTIONS`] is the one list of options: help texts,
+/// `--rule` parsing, the canonical string that table files record and its
+/// parsing all come from it.
+pub struct RuleOption {
+    /// The name (`--rule NAME=VALUE`).
+    pub name: &'static str,
+    /// What it changes.
+    pub meaning: &'static str,
+    /// The accepted values, standard's first.
+    pub values: &'static str,
+    get: fn(&Ruleset) -> String,
+    set: fn(&mut Ruleset, &str) -> Option<()>,
+}
+
+impl RuleOption {
+    /// The option's value in `rules`, as text.
+    pub fn get(&self, rules: &Ruleset) -> String {
+        (self.get)(rules)
+    }
+}
+
+impl std::fmt::Debug for RuleOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleOption")
+            .field("name", &self.name)
+            .field("values", &self.values)
+            .finish_non_exhaustive()
+    }
+}
+
+fn flag(v: &str) -> Option<bool> {
+    match v {
+        "true" | "yes" | "1" => Some(true),
+        "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// A `true | false` option stored in the field `$field`.
+macro_rules! flag_option {
+    ($name:literal, $meaning:literal, $values:literal, $field:ident) => {
+        RuleOption {
+            name: $name,
+            meaning: $meaning,
+            values: $values,
+            get: |r| r.$field.to_string(),
+            set: |r, v| {
+                r.$field = flag(v)?;
+                Some(())
+            },
+        }
+    };
+}
+
+/// Every rule option, in the order of the canonical string.
+pub static RULE_OPTIONS: [RuleOption; 13] = [
+    RuleOption {
+        name: "elephant_captures_rat",
+        meaning: "when the Elephant may capture the Rat",
+        values: "always | on_trap | never",
+        get: |r| {
+            match r.elephant_captures_rat {
+                ElephantCapturesRat::Always => "always",
+                ElephantCapturesRat::OnTrapOnly => "on_trap",
+                ElephantCapturesRat::Never => "never",
+            }
+            .into()
+        },
+        set: |r, v| {
+            r.elephant_captures_rat = match v {
+                "always" => ElephantCapturesRat::Always,
+                "on_trap" => ElephantCapturesRat::OnTrapOnly,
+                "never" => ElephantCapturesRat::Never,
+                _ => return None,
+            };
+            Some(())
+        },
+    },
+    flag_option!(
         "land_rat_captures_water_rat",
         "a Rat on land may capture a Rat in the water",
         "false | true",
+        land_rat_captures_water_rat
     ),
-    (
+    flag_option!(
         "water_rat_captures_land_rat",
         "a Rat in the water may capture a Rat on land",
         "true | false",
+        water_rat_captures_land_rat
     ),
-    (
+    flag_option!(
         "water_rat_captures_elephant",
         "a Rat in the water may capture the Elephant on land",
         "false | true",
+        water_rat_captures_elephant
     ),
-    (
+    flag_option!(
         "lion_tiger_equal",
         "Lion and Tiger have equal rank and capture each other",
         "false | true",
+        lion_tiger_equal
     ),
-    (
+    flag_option!(
         "tiger_outranks_lion",
         "Tiger rank 7, Lion rank 6",
         "false | true",
+        tiger_outranks_lion
     ),
-    (
+    flag_option!(
         "wolf_outranks_dog",
         "Wolf rank 4, Dog rank 3",
         "false | true",
+        wolf_outranks_dog
     ),
-    (
-        "jumpers",
-        "river-jump axes per animal (h, v, hv, none)",
-        "L:hv,T:hv,P:none",
-    ),
-    (
+    RuleOption {
+        name: "jumpers",
+        meaning:
+            "river-jump axes per animal (h, v, hv, none); naming some animals changes only those",
+        values: "L:hv,T:hv,P:none",
+        get: |r| {
+            format!(
+                "L:{},T:{},P:{}",
+                r.jumpers.lion.code(),
+                r.jumpers.tiger.code(),
+                r.jumpers.panther.code()
+            )
+        },
+        set: |r, v| {
+            r.jumpers = parse_jumpers(v, r.jumpers)?;
+            Some(())
+        },
+    },
+    flag_option!(
         "universal_traps",
         "a piece on any trap, its own included, defends with rank 0",
         "false | true",
+        universal_traps
     ),
-    (
-        "trap_entry_max_rank",
-        "only pieces of rank <= N may enter traps",
-        "none | 0..8",
-    ),
-    (
+    RuleOption {
+        name: "trap_entry_max_rank",
+        meaning: "only pieces of rank <= N may enter traps",
+        values: "none | 0..8",
+        get: |r| {
+            r.trap_entry_max_rank
+                .map_or("none".to_string(), |n| n.to_string())
+        },
+        set: |r, v| {
+            r.trap_entry_max_rank = match v {
+                "none" => None,
+                v => Some(v.parse::<u8>().ok().filter(|&n| n <= 8)?),
+            };
+            Some(())
+        },
+    },
+    flag_option!(
         "dog_swims",
         "the Dog may enter water and fights there like a Rat",
         "false | true",
+        dog_swims
     ),
-    (
-        "no_move",
-        "result for a side to move without a legal move",
-        "loss | draw",
-    ),
-    (
+    RuleOption {
+        name: "no_move",
+        meaning: "result for a side to move without a legal move",
+        values: "loss | draw",
+        get: |r| {
+            match r.no_move {
+                NoMoveRule::Loss => "loss",
+                NoMoveRule::Draw => "draw",
+            }
+            .into()
+        },
+        set: |r, v| {
+            r.no_move = match v {
+                "loss" => NoMoveRule::Loss,
+                "draw" => NoMoveRule::Draw,
+                _ => return None,
+            };
+            Some(())
+        },
+    },
+    flag_option!(
         "animal_checkers",
         "no traps, no rivers; only Rat, Dog, Tiger, Elephant",
         "false | true",
+        animal_checkers
     ),
-];
-
-/// The names of every option, in the order of the canonical string.
-pub const OPTION_NAMES: [&str; 13] = [
-    "elephant_captures_rat",
-    "land_rat_captures_water_rat",
-    "water_rat_captures_land_rat",
-    "water_rat_captures_elephant",
-    "lion_tiger_equal",
-    "tiger_outranks_lion",
-    "wolf_outranks_dog",
-    "jumpers",
-    "universal_traps",
-    "trap_entry_max_rank",
-    "dog_swims",
-    "no_move",
-    "animal_checkers",
 ];
 
 impl Ruleset {
@@ -307,56 +409,20 @@ impl Ruleset {
     /// Sets one option from its name and textual value (`key=value` on the
     /// command line).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let bad = || RulesError::BadOptionValue {
+        let option = RULE_OPTIONS
+            .iter()
+            .find(|o| o.name == key)
+            .ok_or_else(|| RulesError::UnknownOption(key.to_string()))?;
+        (option.set)(self, value).ok_or_else(|| RulesError::BadOptionValue {
             option: key.to_string(),
             value: value.to_string(),
-        };
-        let flag = || match value {
-            "true" | "yes" | "1" => Ok(true),
-            "false" | "no" | "0" => Ok(false),
-            _ => Err(bad()),
-        };
-        match key {
-            "elephant_captures_rat" => {
-                self.elephant_captures_rat = match value {
-                    "always" => ElephantCapturesRat::Always,
-                    "on_trap" => ElephantCapturesRat::OnTrapOnly,
-                    "never" => ElephantCapturesRat::Never,
-                    _ => return Err(bad()),
-                }
-            }
-            "land_rat_captures_water_rat" => self.land_rat_captures_water_rat = flag()?,
-            "water_rat_captures_land_rat" => self.water_rat_captures_land_rat = flag()?,
-            "water_rat_captures_elephant" => self.water_rat_captures_elephant = flag()?,
-            "lion_tiger_equal" => self.lion_tiger_equal = flag()?,
-            "tiger_outranks_lion" => self.tiger_outranks_lion = flag()?,
-            "wolf_outranks_dog" => self.wolf_outranks_dog = flag()?,
-            "jumpers" => self.jumpers = parse_jumpers(value, self.jumpers).ok_or_else(bad)?,
-            "universal_traps" => self.universal_traps = flag()?,
-            "trap_entry_max_rank" => {
-                self.trap_entry_max_rank = match value {
-                    "none" => None,
-                    v => Some(v.parse::<u8>().ok().filter(|&n| n <= 8).ok_or_else(bad)?),
-                }
-            }
-            "dog_swims" => self.dog_swims = flag()?,
-            "no_move" => {
-                self.no_move = match value {
-                    "loss" => NoMoveRule::Loss,
-                    "draw" => NoMoveRule::Draw,
-                    _ => return Err(bad()),
-                }
-            }
-            "animal_checkers" => self.animal_checkers = flag()?,
-            _ => return Err(RulesError::UnknownOption(key.to_string())),
-        }
-        Ok(())
+        })
     }
 
     /// Applies a `key=value` override.
     pub fn apply_override(&mut self, kv: &str) -> Result<(), RulesError> {
         let Some((k, v)) = kv.split_once('=') else {
-            return Err(if OPTION_NAMES.contains(&kv.trim()) {
+            return Err(if RULE_OPTIONS.iter().any(|o| o.name == kv.trim()) {
                 RulesError::MissingValue(kv.trim().to_string())
             } else {
                 RulesError::UnknownOption(kv.to_string())
@@ -367,49 +433,7 @@ impl Ruleset {
 
     /// Every option as `(name, value)`, in canonical order.
     pub fn options(&self) -> Vec<(&'static str, String)> {
-        let b = |x: bool| x.to_string();
-        vec![
-            (
-                OPTION_NAMES[0],
-                match self.elephant_captures_rat {
-                    ElephantCapturesRat::Always => "always",
-                    ElephantCapturesRat::OnTrapOnly => "on_trap",
-                    ElephantCapturesRat::Never => "never",
-                }
-                .to_string(),
-            ),
-            (OPTION_NAMES[1], b(self.land_rat_captures_water_rat)),
-            (OPTION_NAMES[2], b(self.water_rat_captures_land_rat)),
-            (OPTION_NAMES[3], b(self.water_rat_captures_elephant)),
-            (OPTION_NAMES[4], b(self.lion_tiger_equal)),
-            (OPTION_NAMES[5], b(self.tiger_outranks_lion)),
-            (OPTION_NAMES[6], b(self.wolf_outranks_dog)),
-            (
-                OPTION_NAMES[7],
-                format!(
-                    "L:{},T:{},P:{}",
-                    self.jumpers.lion.code(),
-                    self.jumpers.tiger.code(),
-                    self.jumpers.panther.code()
-                ),
-            ),
-            (OPTION_NAMES[8], b(self.universal_traps)),
-            (
-                OPTION_NAMES[9],
-                self.trap_entry_max_rank
-                    .map_or("none".to_string(), |n| n.to_string()),
-            ),
-            (OPTION_NAMES[10], b(self.dog_swims)),
-            (
-                OPTION_NAMES[11],
-                match self.no_move {
-                    NoMoveRule::Loss => "loss",
-                    NoMoveRule::Draw => "draw",
-                }
-                .to_string(),
-            ),
-            (OPTION_NAMES[12], b(self.animal_checkers)),
-        ]
+        RULE_OPTIONS.iter().map(|o| (o.name, o.get(self))).collect()
     }
 
     /// The canonical text of the option set: `name=value` pairs in a fixed

@@ -2,7 +2,7 @@
 
 use crate::common::CmdResult;
 use clap::Args as ClapArgs;
-use jungletb_rules::{fingerprint, BaseRuleset, Ruleset, FINGERPRINT_POSITIONS, OPTION_HELP};
+use jungletb_rules::{fingerprint, BaseRuleset, Ruleset, FINGERPRINT_POSITIONS, RULE_OPTIONS};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -67,10 +67,10 @@ pub fn run(a: Args) -> CmdResult {
                     "name": b.name(),
                     "id": format!("{:016x}", Ruleset::named(b).id()),
                 })).collect::<Vec<_>>(),
-                "options": OPTION_HELP.iter().enumerate().map(|(i, (opt, meaning, values))| json!({
-                    "name": opt,
-                    "meaning": meaning,
-                    "values": values.split(" | ").collect::<Vec<_>>(),
+                "options": RULE_OPTIONS.iter().enumerate().map(|(i, o)| json!({
+                    "name": o.name,
+                    "meaning": o.meaning,
+                    "values": o.values.split(" | ").collect::<Vec<_>>(),
                     "standard": named[0][i].1,
                     "leiden": named[1][i].1,
                     "popular": named[2][i].1,
@@ -84,8 +84,13 @@ pub fn run(a: Args) -> CmdResult {
             outln!("  {:<10} id {:016x}", b.name(), Ruleset::named(b).id());
         }
         outln!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
-        for (i, (opt, meaning, values)) in OPTION_HELP.iter().enumerate() {
-            outln!("  {opt}\n      {meaning}\n      values: {values}");
+        for (i, o) in RULE_OPTIONS.iter().enumerate() {
+            outln!(
+                "  {}\n      {}\n      values: {}",
+                o.name,
+                o.meaning,
+                o.values
+            );
             outln!(
                 "      standard: {}, leiden: {}, popular: {}",
                 named[0][i].1,
