@@ -20,7 +20,10 @@
 
 use crate::error::IndexError;
 use crate::material::Material;
-use jungletb_rules::{square_bit, Color, Piece, Position, RawPosition, Ruleset, Square, NO_SQUARE};
+use jungletb_rules::{
+    square_bit, Color, Piece, Position, RawPosition, Ruleset, Square, FLIP_SQUARE, MIRROR_SQUARE,
+    NO_SQUARE,
+};
 use strength_reduce::StrengthReducedU32;
 
 /// Version of the index layout; table files record it.
@@ -293,7 +296,7 @@ impl PositionIndex {
                 // The swapped position's piece `c` stands where the
                 // original's piece of the other colour (`c ^ 8`) stood,
                 // rank-flipped.
-                *s = FLIP[by_code[(self.codes[i] ^ 8) as usize & 15] as usize];
+                *s = FLIP_SQUARE[by_code[(self.codes[i] ^ 8) as usize & 15] as usize];
             }
         } else {
             for (i, s) in sq.iter_mut().enumerate() {
@@ -308,7 +311,7 @@ impl PositionIndex {
         debug_assert_ne!(entry, NO_PAIR);
         if entry & MIRROR_BIT != 0 {
             for s in sq.iter_mut() {
-                *s = MIRROR[*s as usize];
+                *s = MIRROR_SQUARE[*s as usize];
             }
         }
         let pair = (entry & !MIRROR_BIT) as u64;
@@ -317,7 +320,7 @@ impl PositionIndex {
             // Both leading pieces on the mirror axis: the mirrored placement
             // has the same pair; keep the smaller index.
             for s in sq.iter_mut() {
-                *s = MIRROR[*s as usize];
+                *s = MIRROR_SQUARE[*s as usize];
             }
             let mirrored = self.rest_index(sq);
             return pair * self.rest_size + rest.min(mirrored);
@@ -451,7 +454,7 @@ pub fn color_flip_squares(by_code: &[u8; 16], side: Color) -> ([u8; 16], Color) 
     let mut out = [NO_SQUARE; 16];
     for (code, &s) in by_code.iter().enumerate() {
         if s != NO_SQUARE {
-            out[code ^ 8] = FLIP[s as usize];
+            out[code ^ 8] = FLIP_SQUARE[s as usize];
         }
     }
     (out, side.opponent())
@@ -515,31 +518,6 @@ fn sq(i: u8) -> Square {
 fn pair_slot(a: u8, b: u8) -> usize {
     (a as usize & 63) << 6 | (b as usize & 63)
 }
-
-/// Square index → rank-flipped square index. 256 entries (the tail unused)
-/// so that indexing by a `u8` needs no bounds check.
-static FLIP: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < Square::COUNT {
-        let (f, r) = (i % 7, i / 7);
-        t[i] = ((8 - r) * 7 + f) as u8;
-        i += 1;
-    }
-    t
-};
-
-/// Square index → mirrored square index (256 entries, as `FLIP`).
-static MIRROR: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < Square::COUNT {
-        let (f, r) = (i % 7, i / 7);
-        t[i] = (r * 7 + (6 - f)) as u8;
-        i += 1;
-    }
-    t
-};
 
 #[cfg(test)]
 mod tests {

@@ -175,6 +175,34 @@ pub struct Board {
     jump: [[Crossing; 4]; Square::COUNT],
 }
 
+/// Raw square → its left–right mirror image ([`Square::mirror`] as a table,
+/// for hot loops). 256 entries, so that indexing by a `u8` needs no bounds
+/// check; entries from 63 on are unused.
+pub static MIRROR_SQUARE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let (f, r) = (i % 7, i / 7);
+        t[i] = (r * 7 + (6 - f)) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Raw square → the square with its rank flipped (r → 10 − r), the board
+/// half of the colour swap ([`Square::flip`] as a table; 256 entries as
+/// [`MIRROR_SQUARE`]).
+pub static FLIP_SQUARE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let (f, r) = (i % 7, i / 7);
+        t[i] = ((8 - r) * 7 + f) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The raw square (see [`Square::index`]) that stands for "no square": an
 /// absent piece, or no neighbour in the geometry tables.
 pub const NO_SQUARE: u8 = 0xFF;
@@ -360,5 +388,18 @@ mod tests {
         assert!("h1".parse::<Square>().is_err());
         assert!("a0".parse::<Square>().is_err());
         assert!("a10".parse::<Square>().is_err());
+    }
+}
+
+#[cfg(test)]
+mod square_table_tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_agree_with_square_geometry() {
+        for sq in Square::all() {
+            assert_eq!(MIRROR_SQUARE[sq.index()] as usize, sq.mirror().index());
+            assert_eq!(FLIP_SQUARE[sq.index()] as usize, sq.flip().index());
+        }
     }
 }

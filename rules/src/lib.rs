@@ -31,7 +31,7 @@ mod tables;
 mod unmove;
 mod value;
 
-pub use board::{Board, Direction, Square, NO_SQUARE};
+pub use board::{Board, Direction, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE};
 pub use error::{ParseError, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
 pub use movegen::{Move, MoveList};
