@@ -179,6 +179,20 @@ impl Plan {
         })
     }
 
+    /// The entries grouped by piece count (the levels of the work: a level
+    /// needs only the levels before it), fewest pieces first.
+    pub fn levels(&self) -> Vec<(u32, Vec<&PlanEntry>)> {
+        let mut out: Vec<(u32, Vec<&PlanEntry>)> = Vec::new();
+        for e in &self.entries {
+            let k = e.material.piece_count();
+            match out.last_mut() {
+                Some((last, level)) if *last == k => level.push(e),
+                _ => out.push((k, vec![e])),
+            }
+        }
+        out
+    }
+
     /// Total estimated core-seconds.
     pub fn core_seconds(&self) -> f64 {
         self.entries.iter().map(|e| e.seconds_one_thread).sum()

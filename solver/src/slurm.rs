@@ -64,18 +64,7 @@ pub struct ArrayJob {
 /// Splits a plan into one array per piece count.
 pub fn arrays(plan: &Plan, opts: &SlurmOptions) -> Vec<ArrayJob> {
     let mut out = Vec::new();
-    let mut counts: Vec<u32> = plan
-        .entries
-        .iter()
-        .map(|e| e.material.piece_count())
-        .collect();
-    counts.dedup();
-    for k in counts {
-        let level: Vec<&PlanEntry> = plan
-            .entries
-            .iter()
-            .filter(|e| e.material.piece_count() == k)
-            .collect();
+    for (k, level) in plan.levels() {
         let threads = opts.cpus_per_task.max(1);
         let secs = |e: &PlanEntry| e.seconds_one_thread / threads as f64;
         let total: f64 = level.iter().map(|e| secs(e)).sum();

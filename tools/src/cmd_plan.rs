@@ -189,18 +189,7 @@ fn write_text(
             deps.join(" "),
         )?;
     }
-    let mut counts: Vec<u32> = plan
-        .entries
-        .iter()
-        .map(|e| e.material.piece_count())
-        .collect();
-    counts.dedup();
-    for k in counts {
-        let level: Vec<_> = plan
-            .entries
-            .iter()
-            .filter(|e| e.material.piece_count() == k)
-            .collect();
+    for (k, level) in plan.levels() {
         writeln!(
             out,
             "{k} pieces: {} material(s), {} slots, {:.1} core-hours, largest needs {}",
