@@ -59,7 +59,6 @@ fn main() {
         rules: rules.clone(),
         max_pieces: 3,
         materials: deps,
-        threads: None,
         mem: None,
     })
     .unwrap();

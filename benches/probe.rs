@@ -26,7 +26,6 @@ fn main() {
         rules: rules.clone(),
         max_pieces: 4,
         materials: materials.clone(),
-        threads: None,
         mem: None,
     })
     .unwrap();

@@ -12,7 +12,6 @@ fn tables() -> tempfile::TempDir {
         rules: jungletb_rules::Ruleset::standard(),
         max_pieces: 2,
         materials: vec![],
-        threads: Some(2),
         mem: None,
     })
     .unwrap();

@@ -21,8 +21,6 @@ pub struct GenerateOptions {
     pub max_pieces: u32,
     /// Just these materials and what they depend on (if non-empty).
     pub materials: Vec<Material>,
-    /// Worker threads (`None`: all cores).
-    pub threads: Option<usize>,
     /// Memory budget in bytes (`None`: no limit). Working arrays that would
     /// not fit in it live in memory-mapped files in the tables directory.
     pub mem: Option<u64>,
@@ -89,7 +87,8 @@ pub struct GenerateReport {
     pub elapsed: Duration,
 }
 
-/// Generates the requested tables. Complete, valid tables already in the
+/// Generates the requested tables, on the current rayon thread pool (the
+/// caller chooses it: `pool.install(|| generate(&opts))`). Complete, valid tables already in the
 /// directory are kept; invalid ones are renamed aside (never deleted) and
 /// solved again.
 ///
@@ -142,13 +141,6 @@ pub fn generate_with(
             )));
         }
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = opts.threads {
-        pool = pool.num_threads(t.max(1));
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| SolveError::Invalid(format!("thread pool: {e}")))?;
 
     let total_positions: u64 = list
         .iter()
@@ -214,10 +206,8 @@ pub fn generate_with(
             material: m,
             slots: index.size(),
         });
-        let (raw, stats) = pool.install(|| {
-            solve_material(m, rules, &subtables, work.path(), budget, &|k| {
-                on_event(GenerateEvent::Swept(k))
-            })
+        let (raw, stats) = solve_material(m, rules, &subtables, work.path(), budget, &|k| {
+            on_event(GenerateEvent::Swept(k))
         })?;
         let written = write_table(&dir, rules, &index, &raw)?;
         drop(raw);

@@ -57,12 +57,15 @@ impl Calibration {
             rules: rules.clone(),
             max_pieces: 3,
             materials,
-            threads: Some(threads),
             mem: None,
         };
-        generate(&opts(m.sub_materials()))?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| SolveError::Invalid(format!("thread pool: {e}")))?;
+        pool.install(|| generate(&opts(m.sub_materials())))?;
         let start = Instant::now();
-        generate(&opts(vec![m]))?;
+        pool.install(|| generate(&opts(vec![m])))?;
         let seconds = start.elapsed().as_secs_f64();
         let slots = PositionIndex::new(m, &rules)
             .map_err(|e| SolveError::Invalid(e.to_string()))?
@@ -244,7 +247,6 @@ mod tests {
             rules: rules.clone(),
             max_pieces: 3,
             materials: vec![m],
-            threads: Some(1),
             mem: None,
         })
         .unwrap();

@@ -24,7 +24,6 @@ pub fn generate_tables(rules: &Ruleset, materials: Vec<Material>) -> TempDir {
         rules: rules.clone(),
         max_pieces: 8,
         materials,
-        threads: None,
         mem: None,
     })
     .expect("generation succeeds");

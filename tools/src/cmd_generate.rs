@@ -1,6 +1,6 @@
 //! `jungletb generate`.
 
-use crate::common::{count, duration, human_bytes, parse_bytes, CmdResult, RulesArgs};
+use crate::common::{count, duration, human_bytes, parse_bytes, thread_pool, CmdResult, RulesArgs};
 use crate::progress::Progress;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
@@ -58,11 +58,10 @@ pub fn run(a: Args) -> CmdResult {
         rules,
         max_pieces: a.max_pieces,
         materials,
-        threads: a.threads,
         mem: a.mem,
     };
     if !a.quiet {
-        announce(&opts)?;
+        announce(&opts, a.threads)?;
     }
     // Ctrl-C: finished tables are safe (they appear only by atomic rename)
     // and the next run clears what this one leaves; say so, and leave the
@@ -72,7 +71,8 @@ pub fn run(a: Args) -> CmdResult {
         std::process::exit(130);
     });
     let progress = Progress::new(a.quiet, a.verbose);
-    let report = generate_with(&opts, &|e| progress.event(e));
+    let pool = thread_pool(a.threads)?;
+    let report = pool.install(|| generate_with(&opts, &|e| progress.event(e)));
     progress.finish();
     let report = report.map_err(|e| e.to_string())?;
     if !a.quiet {
@@ -95,7 +95,7 @@ pub fn run(a: Args) -> CmdResult {
 
 /// States the size of a long run and an estimate of its time before it
 /// starts (runs estimated under a minute start silently).
-fn announce(opts: &GenerateOptions) -> Result<(), String> {
+fn announce(opts: &GenerateOptions, threads: Option<usize>) -> Result<(), String> {
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| opts.rules.animal_allowed(a))
     } else {
@@ -103,10 +103,7 @@ fn announce(opts: &GenerateOptions) -> Result<(), String> {
     };
     let plan = Plan::new(&opts.root, &opts.rules, list, Calibration::default())
         .map_err(|e| e.to_string())?;
-    let threads = opts
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+    let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
     let seconds = plan.core_seconds() / threads as f64;
     if seconds >= 60.0 {
         let slots: u64 = plan.entries.iter().map(|e| e.slots).sum();
