@@ -159,3 +159,63 @@ fn random_corruptions_never_open_and_never_panic() {
         );
     }
 }
+
+/// Every single-bit flip and every truncation of a small plain table and of
+/// its compressed form: none opens, through `Table::open` or through a
+/// `Tablebase` probe (exhaustive, not sampled).
+#[test]
+fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
+    use jungletb::format::{write_compressed_table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+    let name = "CvC"; // the smallest table: 1,197 slots
+    let (d, plain_path, plain) = copy_table(name);
+    let table = open(&plain_path, name).unwrap();
+    write_compressed_table(d.path(), &table, 3).unwrap();
+    drop(table);
+    let packed_path = d.path().join(format!("{name}.{COMPRESSED_EXTENSION}"));
+    let packed = std::fs::read(&packed_path).unwrap();
+    let pos: Position = "7/7/7/7/7/7/7/7/C5c w".parse().unwrap();
+    for (path, bytes, ext) in [
+        (&plain_path, &plain, TABLE_EXTENSION),
+        (&packed_path, &packed, COMPRESSED_EXTENSION),
+    ] {
+        // The probe library prefers the plain table, so each form is
+        // probed alone.
+        let other = if ext == TABLE_EXTENSION {
+            &packed_path
+        } else {
+            &plain_path
+        };
+        let aside = other.with_extension("aside");
+        std::fs::rename(other, &aside).unwrap();
+        let mut cases = 0;
+        let mut check = |bad: &[u8], what: &str| {
+            std::fs::write(path, bad).unwrap();
+            assert!(
+                Table::open_any(path).is_err(),
+                "{ext}: {what} went unnoticed"
+            );
+            let tb = Tablebase::with_dir(d.path().to_path_buf(), Ruleset::standard());
+            assert!(tb.probe(&pos).is_err(), "{ext}: {what} answered a probe");
+            cases += 1;
+        };
+        for i in 0..bytes.len() * 8 {
+            let mut bad = bytes.clone();
+            bad[i / 8] ^= 1 << (i % 8);
+            check(&bad, &format!("flipping bit {i}"));
+        }
+        for len in 0..bytes.len() {
+            check(&bytes[..len], &format!("truncation to {len} bytes"));
+        }
+        assert_eq!(cases, bytes.len() * 9);
+        // The intact file opens and answers: the failures above were the
+        // damage, not the set-up.
+        std::fs::write(path, bytes).unwrap();
+        assert!(
+            Table::open_any(path).is_ok(),
+            "{ext}: the intact file opens"
+        );
+        let tb = Tablebase::with_dir(d.path().to_path_buf(), Ruleset::standard());
+        assert!(tb.probe(&pos).is_ok(), "{ext}: the intact file answers");
+        std::fs::rename(&aside, other).unwrap();
+    }
+}
