@@ -125,3 +125,78 @@ fn generators_at_once_on_one_directory_share_the_work() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn killed_compress_runs_leave_only_valid_tables_and_resume_to_identical_files() {
+    let tables = tempfile::tempdir().unwrap();
+    assert!(generate(tables.path()).status().unwrap().success());
+    let dir = tables.path().join("standard");
+    let compress = |out: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_jungletb"));
+        // One thread: tables are compressed one after another, so a kill
+        // lands while one is being written and most runs are interrupted.
+        c.args(["compress", "-q", "--threads", "1", "--tables"])
+            .arg(&dir)
+            .arg("--out")
+            .arg(out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        c
+    };
+    let reference = tempfile::tempdir().unwrap();
+    assert!(compress(reference.path()).status().unwrap().success());
+    let packed = |d: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
+            .map(|rd| {
+                rd.map(|e| e.unwrap().path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "jtbz"))
+                    .map(|p| {
+                        (
+                            p.file_name().unwrap().to_string_lossy().into_owned(),
+                            std::fs::read(&p).unwrap(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let expected = packed(reference.path());
+    assert!(expected.len() >= 10, "{} compressed tables", expected.len());
+
+    let target = tempfile::tempdir().unwrap();
+    let mut seed: u64 = 0x0C0F_FEE0_1234_5678;
+    let mut kills = 0;
+    for round in 0..8 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let delay = Duration::from_millis(5 + seed % 300);
+        let mut child = compress(target.path()).spawn().unwrap();
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+        for (name, _) in packed(target.path()) {
+            Table::open_any(&target.path().join(&name))
+                .unwrap_or_else(|e| panic!("round {round}: {name} after kill at {delay:?}: {e}"));
+        }
+    }
+    assert!(kills >= 3, "only {kills} runs were actually interrupted");
+    assert!(compress(target.path()).status().unwrap().success());
+    let resumed = packed(target.path());
+    assert_eq!(resumed.len(), expected.len());
+    for ((n1, b1), (n2, b2)) in expected.iter().zip(&resumed) {
+        assert_eq!(n1, n2);
+        assert!(b1 == b2, "{n1} differs after resuming");
+    }
+    let leftovers: Vec<String> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
