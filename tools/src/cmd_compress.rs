@@ -149,6 +149,7 @@ fn compress_one(
             totals.dtm_bytes.fetch_add(s.dtm_bytes, Relaxed);
         }
     };
+    remove_leftovers(out_dir, &header.material.to_string())?;
     // Resumable: a complete compressed table of the same source is kept.
     if let Ok(existing) = Table::open_any(&target) {
         let same = {
@@ -184,4 +185,23 @@ fn compress_one(
         sizes.wdl_bytes as f64 / positions.max(1) as f64,
         sizes.dtm_bytes as f64 / positions.max(1) as f64,
     ))
+}
+
+/// Removes the temporary files (`.<MATERIAL>.*.tmp`) a killed run left while
+/// writing this material's compressed table. (Two `compress` runs writing
+/// the same material into the same directory at once are not supported: one
+/// of them then fails with an I/O error; no table is lost.)
+fn remove_leftovers(dir: &Path, material: &str) -> Result<(), String> {
+    let prefix = format!(".{material}.");
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Ok(()); // not created yet: nothing left there
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") && e.path().is_file() {
+            std::fs::remove_file(e.path())
+                .map_err(|err| format!("{}: {err}", e.path().display()))?;
+        }
+    }
+    Ok(())
 }
