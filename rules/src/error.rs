@@ -79,7 +79,7 @@ impl fmt::Display for RulesError {
                 write!(f, "unknown rule option '{o}' (expected name=value)")
             }
             RulesError::MissingValue(o) => {
-                let allowed = crate::ruleset::allowed_values(o).unwrap_or("see `jungletb rules`");
+                let allowed = crate::options::allowed_values(o).unwrap_or("see `jungletb rules`");
                 write!(
                     f,
                     "rule option '{o}' needs a value: {o}=VALUE, VALUE one of {allowed}"
@@ -87,7 +87,7 @@ impl fmt::Display for RulesError {
             }
             RulesError::BadOptionValue { option, value } => {
                 let allowed =
-                    crate::ruleset::allowed_values(option).unwrap_or("see `jungletb rules`");
+                    crate::options::allowed_values(option).unwrap_or("see `jungletb rules`");
                 write!(
                     f,
                     "invalid value '{value}' for rule option '{option}' (allowed: {allowed})"

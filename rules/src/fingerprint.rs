@@ -113,7 +113,8 @@ pub fn fingerprint(rules: &Ruleset) -> Vec<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ruleset::{BaseRuleset, RULE_OPTIONS};
+    use crate::options::RULE_OPTIONS;
+    use crate::ruleset::BaseRuleset;
 
     /// Every rule set reachable by changing one option of a named rule set.
     fn variants() -> Vec<(String, Ruleset)> {

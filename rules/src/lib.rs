@@ -22,6 +22,7 @@ mod error;
 mod fingerprint;
 mod movegen;
 mod notation;
+mod options;
 mod perft;
 mod piece;
 mod position;
@@ -35,13 +36,11 @@ pub use board::{Board, Direction, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE}
 pub use error::{ParseError, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
 pub use movegen::{Move, MoveList};
+pub use options::{RuleOption, RULE_OPTIONS};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};
 pub use position::Position;
 pub use raw::{square_bit, RawPosition, FILE_D};
-pub use ruleset::{
-    BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, RuleOption, Ruleset,
-    RULE_OPTIONS,
-};
+pub use ruleset::{BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
 pub use tables::{MoveTables, RawMove};
 pub use value::{Value, Wdl};

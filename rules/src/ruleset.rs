@@ -2,6 +2,7 @@
 
 use crate::board::{Board, Square};
 use crate::error::RulesError;
+use crate::options::RULE_OPTIONS;
 use crate::piece::{Animal, Color, Piece};
 use std::fmt;
 use std::sync::OnceLock;
@@ -73,7 +74,7 @@ impl JumpAxes {
         horizontal: true,
         vertical: true,
     };
-    fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match (self.horizontal, self.vertical) {
             (false, false) => "none",
             (true, false) => "h",
@@ -81,7 +82,7 @@ impl JumpAxes {
             (true, true) => "hv",
         }
     }
-    fn parse(s: &str) -> Option<JumpAxes> {
+    pub(crate) fn parse(s: &str) -> Option<JumpAxes> {
         Some(match s {
             "none" | "" => JumpAxes::NONE,
             "h" => JumpAxes {
@@ -155,203 +156,6 @@ pub struct Ruleset {
     pub animal_checkers: bool,
 }
 
-/// The allowed values of option `name` (as in [`RULE_OPTIONS`]).
-pub(crate) fn allowed_values(name: &str) -> Option<&'static str> {
-    RULE_OPTIONS
-        .iter()
-        .find(|o| o.name == name)
-        .map(|o| o.values)
-}
-
-/// One rule option: its name, meaning and accepted values, and how to read
-/// and set it. [`RULE_OPTIONS`] is the one list of options: help texts,
-/// `--rule` parsing, the canonical string that table files record and its
-/// parsing all come from it.
-pub struct RuleOption {
-    /// The name (`--rule NAME=VALUE`).
-    pub name: &'static str,
-    /// What it changes.
-    pub meaning: &'static str,
-    /// The accepted values, standard's first.
-    pub values: &'static str,
-    get: fn(&Ruleset) -> String,
-    set: fn(&mut Ruleset, &str) -> Option<()>,
-}
-
-impl RuleOption {
-    /// The option's value in `rules`, as text.
-    pub fn get(&self, rules: &Ruleset) -> String {
-        (self.get)(rules)
-    }
-}
-
-impl std::fmt::Debug for RuleOption {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RuleOption")
-            .field("name", &self.name)
-            .field("values", &self.values)
-            .finish_non_exhaustive()
-    }
-}
-
-fn flag(v: &str) -> Option<bool> {
-    match v {
-        "true" | "yes" | "1" => Some(true),
-        "false" | "no" | "0" => Some(false),
-        _ => None,
-    }
-}
-
-/// A `true | false` option stored in the field `$field`.
-macro_rules! flag_option {
-    ($name:literal, $meaning:literal, $values:literal, $field:ident) => {
-        RuleOption {
-            name: $name,
-            meaning: $meaning,
-            values: $values,
-            get: |r| r.$field.to_string(),
-            set: |r, v| {
-                r.$field = flag(v)?;
-                Some(())
-            },
-        }
-    };
-}
-
-/// Every rule option, in the order of the canonical string.
-pub static RULE_OPTIONS: [RuleOption; 13] = [
-    RuleOption {
-        name: "elephant_captures_rat",
-        meaning: "when the Elephant may capture the Rat",
-        values: "always | on_trap | never",
-        get: |r| {
-            match r.elephant_captures_rat {
-                ElephantCapturesRat::Always => "always",
-                ElephantCapturesRat::OnTrapOnly => "on_trap",
-                ElephantCapturesRat::Never => "never",
-            }
-            .into()
-        },
-        set: |r, v| {
-            r.elephant_captures_rat = match v {
-                "always" => ElephantCapturesRat::Always,
-                "on_trap" => ElephantCapturesRat::OnTrapOnly,
-                "never" => ElephantCapturesRat::Never,
-                _ => return None,
-            };
-            Some(())
-        },
-    },
-    flag_option!(
-        "land_rat_captures_water_rat",
-        "a Rat on land may capture a Rat in the water",
-        "false | true",
-        land_rat_captures_water_rat
-    ),
-    flag_option!(
-        "water_rat_captures_land_rat",
-        "a Rat in the water may capture a Rat on land",
-        "true | false",
-        water_rat_captures_land_rat
-    ),
-    flag_option!(
-        "water_rat_captures_elephant",
-        "a Rat in the water may capture the Elephant on land",
-        "false | true",
-        water_rat_captures_elephant
-    ),
-    flag_option!(
-        "lion_tiger_equal",
-        "Lion and Tiger have equal rank and capture each other",
-        "false | true",
-        lion_tiger_equal
-    ),
-    flag_option!(
-        "tiger_outranks_lion",
-        "Tiger rank 7, Lion rank 6",
-        "false | true",
-        tiger_outranks_lion
-    ),
-    flag_option!(
-        "wolf_outranks_dog",
-        "Wolf rank 4, Dog rank 3",
-        "false | true",
-        wolf_outranks_dog
-    ),
-    RuleOption {
-        name: "jumpers",
-        meaning:
-            "river-jump axes per animal (h, v, hv, none); naming some animals changes only those",
-        values: "L:hv,T:hv,P:none",
-        get: |r| {
-            format!(
-                "L:{},T:{},P:{}",
-                r.jumpers.lion.code(),
-                r.jumpers.tiger.code(),
-                r.jumpers.panther.code()
-            )
-        },
-        set: |r, v| {
-            r.jumpers = parse_jumpers(v, r.jumpers)?;
-            Some(())
-        },
-    },
-    flag_option!(
-        "universal_traps",
-        "a piece on any trap, its own included, defends with rank 0",
-        "false | true",
-        universal_traps
-    ),
-    RuleOption {
-        name: "trap_entry_max_rank",
-        meaning: "only pieces of rank <= N may enter traps",
-        values: "none | 0..8",
-        get: |r| {
-            r.trap_entry_max_rank
-                .map_or("none".to_string(), |n| n.to_string())
-        },
-        set: |r, v| {
-            r.trap_entry_max_rank = match v {
-                "none" => None,
-                v => Some(v.parse::<u8>().ok().filter(|&n| n <= 8)?),
-            };
-            Some(())
-        },
-    },
-    flag_option!(
-        "dog_swims",
-        "the Dog may enter water and fights there like a Rat",
-        "false | true",
-        dog_swims
-    ),
-    RuleOption {
-        name: "no_move",
-        meaning: "result for a side to move without a legal move",
-        values: "loss | draw",
-        get: |r| {
-            match r.no_move {
-                NoMoveRule::Loss => "loss",
-                NoMoveRule::Draw => "draw",
-            }
-            .into()
-        },
-        set: |r, v| {
-            r.no_move = match v {
-                "loss" => NoMoveRule::Loss,
-                "draw" => NoMoveRule::Draw,
-                _ => return None,
-            };
-            Some(())
-        },
-    },
-    flag_option!(
-        "animal_checkers",
-        "no traps, no rivers; only Rat, Dog, Tiger, Elephant",
-        "false | true",
-        animal_checkers
-    ),
-];
-
 impl Ruleset {
     /// The named rule set `base` with no overrides.
     pub fn named(base: BaseRuleset) -> Ruleset {
@@ -413,10 +217,12 @@ impl Ruleset {
             .iter()
             .find(|o| o.name == key)
             .ok_or_else(|| RulesError::UnknownOption(key.to_string()))?;
-        (option.set)(self, value).ok_or_else(|| RulesError::BadOptionValue {
-            option: key.to_string(),
-            value: value.to_string(),
-        })
+        option
+            .set(self, value)
+            .ok_or_else(|| RulesError::BadOptionValue {
+                option: key.to_string(),
+                value: value.to_string(),
+            })
     }
 
     /// Applies a `key=value` override.
@@ -578,28 +384,6 @@ impl fmt::Display for Ruleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.label())
     }
-}
-
-/// Parses `L:v,T:hv,P:none`-style jumper specs on top of `current`: only
-/// the animals named change; naming one twice is an error.
-fn parse_jumpers(s: &str, current: Jumpers) -> Option<Jumpers> {
-    let mut j = current;
-    let mut seen = [false; 3];
-    for part in s.split(',') {
-        let (who, axes) = part.trim().split_once(':')?;
-        let axes = JumpAxes::parse(axes.trim())?;
-        let k = match who.trim() {
-            "L" => 0,
-            "T" => 1,
-            "P" => 2,
-            _ => return None,
-        };
-        if std::mem::replace(&mut seen[k], true) {
-            return None;
-        }
-        *[&mut j.lion, &mut j.tiger, &mut j.panther][k] = axes;
-    }
-    Some(j)
 }
 
 #[cfg(test)]
