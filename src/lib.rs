@@ -5,7 +5,7 @@
 //!
 //! - [`rules`]: board, pieces, rule sets, positions, moves and un-moves, notation.
 //! - [`indexer`]: materials and the perfect-hash position index.
-//! - [`format`]: the table file format and the probe library ([`format::Tablebase`]).
+//! - [`format`](mod@format): the table file format and the probe library ([`format::Tablebase`]).
 //! - [`solver`]: the retrograde solver and batch generation.
 //!
 //! ```

@@ -16,7 +16,7 @@ pub struct Args {
     max_pieces: u32,
     #[command(flatten)]
     rules: RulesArgs,
-    /// Tables root directory (tables go to DIR/<ruleset>/).
+    /// Tables root directory (tables go to DIR/RULESET/).
     #[arg(
         long,
         default_value = "tables",
