@@ -26,11 +26,17 @@ fn generate(out: &Path) -> Command {
     c
 }
 
+/// The plain tables in `dir`, by name, with their bytes.
 fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files_with_extension(dir, "jtb")
+}
+
+/// The files of `dir` with extension `ext`, by name, with their bytes.
+fn files_with_extension(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "jtb"))
+                .filter(|p| p.extension().is_some_and(|x| x == ext))
                 .map(|p| {
                     (
                         p.file_name().unwrap().to_string_lossy().into_owned(),
@@ -145,23 +151,7 @@ fn killed_compress_runs_leave_only_valid_tables_and_resume_to_identical_files() 
     };
     let reference = tempfile::tempdir().unwrap();
     assert!(compress(reference.path()).status().unwrap().success());
-    let packed = |d: &Path| -> Vec<(String, Vec<u8>)> {
-        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
-            .map(|rd| {
-                rd.map(|e| e.unwrap().path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "jtbz"))
-                    .map(|p| {
-                        (
-                            p.file_name().unwrap().to_string_lossy().into_owned(),
-                            std::fs::read(&p).unwrap(),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        v.sort();
-        v
-    };
+    let packed = |d: &Path| files_with_extension(d, "jtbz");
     let expected = packed(reference.path());
     assert!(expected.len() >= 10, "{} compressed tables", expected.len());
 
