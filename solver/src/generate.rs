@@ -160,7 +160,8 @@ pub fn generate_with(
         // A valid table is kept without taking the claim; anything else is
         // looked at again under the claim, as another generator may be
         // writing it right now.
-        if let Some(report) = existing_table(&path, rules, m) {
+        if let Ok(t) = Table::open(&path, rules, m) {
+            let report = kept(m, &t);
             on_event(GenerateEvent::Done(&report));
             reports.push(report);
             continue;
@@ -170,11 +171,10 @@ pub fn generate_with(
         })?;
         if path.exists() {
             match Table::open(&path, rules, m) {
-                Ok(_) => {
-                    if let Some(report) = existing_table(&path, rules, m) {
-                        on_event(GenerateEvent::Done(&report));
-                        reports.push(report);
-                    }
+                Ok(t) => {
+                    let report = kept(m, &t);
+                    on_event(GenerateEvent::Done(&report));
+                    reports.push(report);
                     continue;
                 }
                 Err(e) => {
@@ -234,10 +234,9 @@ pub fn generate_with(
     })
 }
 
-/// The report for a complete, valid table at `path`, if there is one.
-fn existing_table(path: &Path, rules: &Ruleset, m: Material) -> Option<MaterialReport> {
-    let t = Table::open(path, rules, m).ok()?;
-    Some(MaterialReport {
+/// The report for `m`'s complete, valid table `t`, kept as it is.
+fn kept(m: Material, t: &Table) -> MaterialReport {
+    MaterialReport {
         material: m,
         solved: false,
         positions: t.header().sides.iter().map(|s| s.positions).sum(),
@@ -246,7 +245,7 @@ fn existing_table(path: &Path, rules: &Ruleset, m: Material) -> Option<MaterialR
         sweep: Duration::ZERO,
         propagate: Duration::ZERO,
         levels: 0,
-    })
+    }
 }
 
 /// A free name beside `path` for an invalid table: `ELvR.jtb.invalid-N`.
