@@ -1,6 +1,6 @@
 //! `jungletb compress`: the compressed distribution form of table files.
 
-use crate::common::{human_bytes, only_materials, thread_pool, CmdResult};
+use crate::common::{human_bytes, only_materials, thread_pool, CmdResult, TablesArg};
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb_format::{
@@ -16,15 +16,8 @@ use std::sync::Mutex;
 /// Arguments of `compress`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Tables root directory (every rule set under it), or one rule set's
-    /// directory.
-    #[arg(
-        long,
-        default_value = "tables",
-        env = "JUNGLETB_TABLES",
-        value_name = "DIR"
-    )]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: TablesArg,
     /// Where to write the compressed tables (mirroring the rule-set
     /// directories); default: beside the originals, which are kept.
     #[arg(long, value_name = "DIR")]
@@ -59,7 +52,7 @@ struct Totals {
 
 pub fn run(a: Args) -> CmdResult {
     let files = only_materials(
-        table_files(&a.tables).map_err(|e| e.to_string())?,
+        table_files(&a.tables.path).map_err(|e| e.to_string())?,
         &a.materials,
     )?;
     let files: Vec<PathBuf> = files
@@ -69,7 +62,7 @@ pub fn run(a: Args) -> CmdResult {
     if files.is_empty() {
         return Err(format!(
             "no table files (*.{TABLE_EXTENSION}) in '{}'",
-            a.tables.display()
+            a.tables.path.display()
         ));
     }
     let pool = thread_pool(a.threads)?;
@@ -78,7 +71,7 @@ pub fn run(a: Args) -> CmdResult {
     let start = std::time::Instant::now();
     pool.install(|| {
         files.par_iter().for_each(|path| {
-            let out_dir = output_dir(path, &a.tables, a.out.as_deref());
+            let out_dir = output_dir(path, &a.tables.path, a.out.as_deref());
             match compress_one(path, &out_dir, a.level, &totals) {
                 Ok(line) => {
                     if !a.quiet {

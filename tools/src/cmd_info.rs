@@ -1,6 +1,6 @@
 //! `jungletb info` and `jungletb stats`.
 
-use crate::common::{human_bytes, CmdResult, RulesArgs};
+use crate::common::{human_bytes, CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
 use jungletb_format::{
     table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
@@ -28,14 +28,8 @@ pub struct InfoArgs {
 /// Arguments of `stats`.
 #[derive(ClapArgs, Debug)]
 pub struct StatsArgs {
-    /// Tables root directory.
-    #[arg(
-        long,
-        default_value = "tables",
-        env = "JUNGLETB_TABLES",
-        value_name = "DIR"
-    )]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: TablesArg,
     #[command(flatten)]
     rules: RulesArgs,
     /// One JSON object per material, then one per piece count. (Reads table
@@ -232,8 +226,8 @@ impl Totals {
 }
 
 pub fn run_stats(a: StatsArgs) -> CmdResult {
-    let rules = a.rules.resolve_in(Some(&a.tables))?;
-    let dir = table_dir(&a.tables, &rules);
+    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
+    let dir = table_dir(&a.tables.path, &rules);
     let mut files = table_files(&dir).map_err(|e| e.to_string())?;
     // A material with both a plain and a compressed file counts once (the
     // plain one, which probes prefer too).

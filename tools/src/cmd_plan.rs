@@ -1,6 +1,6 @@
 //! `jungletb plan`.
 
-use crate::common::{duration, human_bytes, CmdResult, RulesArgs};
+use crate::common::{duration, human_bytes, CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
 use jungletb_solver::slurm::{self, SlurmOptions};
@@ -19,14 +19,8 @@ pub struct Args {
     /// Also plan this material (e.g. ELvR) and what it depends on (repeatable).
     #[arg(long = "material", value_name = "KEY")]
     materials: Vec<String>,
-    /// Tables root directory.
-    #[arg(
-        long,
-        default_value = "tables",
-        env = "JUNGLETB_TABLES",
-        value_name = "DIR"
-    )]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: TablesArg,
     #[command(flatten)]
     rules: RulesArgs,
     /// One JSON document instead of text.
@@ -61,7 +55,7 @@ pub fn run(a: Args) -> CmdResult {
     if let Some(n) = a.max_pieces.filter(|n| !(2..=8).contains(n)) {
         return Err(format!("--max-pieces must be 2..8, got {n}"));
     }
-    let rules = a.rules.resolve_in(Some(&a.tables))?;
+    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let materials = a
         .materials
         .iter()
@@ -73,7 +67,7 @@ pub fn run(a: Args) -> CmdResult {
         Calibration::default()
     };
     let list = Plan::request(&rules, a.max_pieces, &materials);
-    let plan = Plan::new(&a.tables, &rules, list, calibration).map_err(|e| e.to_string())?;
+    let plan = Plan::new(&a.tables.path, &rules, list, calibration).map_err(|e| e.to_string())?;
     let threads = a.threads.max(1);
     let mut scripts = Vec::new();
     if let Some(dir) = &a.slurm {
@@ -81,9 +75,9 @@ pub fn run(a: Args) -> CmdResult {
             Some(b) => b.clone(),
             None => std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?,
         };
-        let root = std::fs::create_dir_all(&a.tables)
-            .and_then(|_| std::fs::canonicalize(&a.tables))
-            .map_err(|e| format!("{}: {e}", a.tables.display()))?;
+        let root = std::fs::create_dir_all(&a.tables.path)
+            .and_then(|_| std::fs::canonicalize(&a.tables.path))
+            .map_err(|e| format!("{}: {e}", a.tables.path.display()))?;
         let mut rule_args = vec!["--ruleset".to_string(), a.rules.ruleset.clone()];
         for kv in &a.rules.rules {
             rule_args.push("--rule".into());

@@ -1,26 +1,19 @@
 //! `jungletb probe`.
 
-use crate::common::{CmdResult, RulesArgs};
+use crate::common::{CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
 use jungletb_format::{ProbeError, RootMove, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Move, Position, Ruleset, Value};
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `probe`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Tables root directory.
-    #[arg(
-        long,
-        default_value = "tables",
-        env = "JUNGLETB_TABLES",
-        value_name = "DIR"
-    )]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: TablesArg,
     #[command(flatten)]
     rules: RulesArgs,
     /// One JSON object per position per line.
@@ -270,19 +263,19 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let rules = a.rules.resolve_in(Some(&a.tables))?;
+    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let from_stdin = a.batch || (a.positions.is_empty() && !std::io::stdin().is_terminal());
     if a.positions.is_empty() && !from_stdin {
         return Err(
             "no position given (pass positions as arguments, or pipe them in one per line)".into(),
         );
     }
-    let tb = Tablebase::open(&a.tables, rules.clone());
+    let tb = Tablebase::open(&a.tables.path, rules.clone());
     let hint = |pos: &Position| {
         let material = Material::of_position(pos).map_or(String::new(), |m| m.to_string());
         format!(
             "generate it with: jungletb generate --out {} {} --material {material}",
-            a.tables.display(),
+            a.tables.path.display(),
             a.rules.command_args()
         )
     };
@@ -293,7 +286,7 @@ pub fn run(a: Args) -> CmdResult {
             Ok(tb) => answer(tb, &rules, text, &hint),
             Err(e) => Err(Failure::from(ProbeError::NoTables(format!(
                 "{e}; generate tables with: jungletb generate --out {} {}",
-                a.tables.display(),
+                a.tables.path.display(),
                 a.rules.command_args()
             )))),
         };

@@ -1,6 +1,6 @@
 //! `jungletb verify`.
 
-use crate::common::{count, only_materials, thread_pool, CmdResult};
+use crate::common::{count, only_materials, thread_pool, CmdResult, TablesArg};
 use clap::Args as ClapArgs;
 use jungletb_format::{
     table_files, Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION,
@@ -15,15 +15,8 @@ use std::process::ExitCode;
 /// Arguments of `verify`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Tables root directory (every rule set under it is checked), or one
-    /// rule set's directory.
-    #[arg(
-        long,
-        default_value = "tables",
-        env = "JUNGLETB_TABLES",
-        value_name = "DIR"
-    )]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: TablesArg,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -136,13 +129,13 @@ fn check(
 
 pub fn run(a: Args) -> CmdResult {
     let files = only_materials(
-        table_files(&a.tables).map_err(|e| e.to_string())?,
+        table_files(&a.tables.path).map_err(|e| e.to_string())?,
         &a.materials,
     )?;
     if files.is_empty() {
         return Err(format!(
             "no table files (*.{TABLE_EXTENSION}, *.{COMPRESSED_EXTENSION}) in '{}'",
-            a.tables.display()
+            a.tables.path.display()
         ));
     }
     let pool = thread_pool(a.threads)?;

@@ -3,7 +3,21 @@
 use clap::Args;
 use jungletb_format::{Header, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Where the tables are: `--tables DIR` or `JUNGLETB_TABLES`.
+#[derive(Args, Debug, Clone)]
+pub struct TablesArg {
+    /// Tables root directory (one directory per rule set in it), or one rule
+    /// set's directory.
+    #[arg(
+        long = "tables",
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
+    pub path: PathBuf,
+}
 
 /// The rule set to use: a named one plus overrides.
 #[derive(Args, Debug, Clone)]
