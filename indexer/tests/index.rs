@@ -98,22 +98,27 @@ fn three_piece_materials_exhaustively() {
     }
 }
 
+/// The share of used slots among about 20,000 evenly spaced ones (every
+/// slot of a small index).
+fn sampled_density(index: &PositionIndex) -> f64 {
+    let step = (index.size() / 20_000).max(1);
+    let (mut used, mut seen) = (0u64, 0u64);
+    let mut i = 0;
+    while i < index.size() {
+        used += index.is_canonical_slot(i) as u64;
+        seen += 1;
+        i += step;
+    }
+    used as f64 / seen as f64
+}
+
 #[test]
 fn density_of_every_material_up_to_four_pieces_is_at_least_95_percent() {
     let rules = Ruleset::standard();
     let mut worst = 1.0f64;
     for m in Material::all(4, |_| true) {
         let index = PositionIndex::new(m, &rules).unwrap();
-        // Sample slots evenly; exact for small tables.
-        let step = (index.size() / 20_000).max(1);
-        let (mut used, mut seen) = (0u64, 0u64);
-        let mut i = 0;
-        while i < index.size() {
-            used += index.is_canonical_slot(i) as u64;
-            seen += 1;
-            i += step;
-        }
-        worst = worst.min(used as f64 / seen as f64);
+        worst = worst.min(sampled_density(&index));
     }
     assert!(worst >= 0.95, "worst density {worst}");
 }
@@ -245,15 +250,7 @@ fn five_piece_densities_are_at_least_95_percent() {
     let mut worst = 1.0f64;
     for m in five.iter().step_by(50) {
         let index = PositionIndex::new(*m, &rules).unwrap();
-        let step = index.size() / 20_000 + 1;
-        let (mut used, mut seen) = (0u64, 0u64);
-        let mut i = 0;
-        while i < index.size() {
-            used += index.is_canonical_slot(i) as u64;
-            seen += 1;
-            i += step;
-        }
-        worst = worst.min(used as f64 / seen as f64);
+        worst = worst.min(sampled_density(&index));
         // The expected density from the counts alone.
         let (placements, fixed) = placement_counts(*m, &rules);
         let sides = if index.white_to_move_only() { 1 } else { 2 };
