@@ -27,14 +27,6 @@ pub(crate) struct Claim {
     material: Material,
 }
 
-/// What a claim did while being taken.
-pub(crate) enum Waited {
-    /// The claim was free.
-    No,
-    /// Another process held it; we waited for it to finish.
-    Yes,
-}
-
 impl Claim {
     /// Takes the claim on `material` in `dir`, waiting while another
     /// process holds it (`on_wait` is called once before waiting).
@@ -42,7 +34,7 @@ impl Claim {
         dir: &Path,
         material: Material,
         on_wait: impl FnOnce(),
-    ) -> Result<(Claim, Waited), SolveError> {
+    ) -> Result<Claim, SolveError> {
         let locks = dir.join(".locks");
         let io = |p: &Path, e: std::io::Error| SolveError::Io(format!("{}: {e}", p.display()));
         std::fs::create_dir_all(&locks).map_err(|e| io(&locks, e))?;
@@ -53,23 +45,19 @@ impl Claim {
             .write(true)
             .open(&path)
             .map_err(|e| io(&path, e))?;
-        let waited = match file.try_lock() {
-            Ok(()) => Waited::No,
+        match file.try_lock() {
+            Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 on_wait();
                 file.lock().map_err(|e| io(&path, e))?;
-                Waited::Yes
             }
             Err(TryLockError::Error(e)) => return Err(io(&path, e)),
-        };
-        Ok((
-            Claim {
-                _file: file,
-                dir: dir.to_path_buf(),
-                material,
-            },
-            waited,
-        ))
+        }
+        Ok(Claim {
+            _file: file,
+            dir: dir.to_path_buf(),
+            material,
+        })
     }
 
     /// The prefix of this material's working directories.
@@ -115,8 +103,7 @@ mod tests {
         for name in [".ELvR.x1.tmp", ".EvR.x1.tmp", "ELvR.jtb"] {
             std::fs::write(dir.path().join(name), b"x").unwrap();
         }
-        let (claim, waited) = Claim::take(dir.path(), m, || {}).unwrap();
-        assert!(matches!(waited, Waited::No));
+        let claim = Claim::take(dir.path(), m, || panic!("the claim was free")).unwrap();
         // A second claim on the same material (another open file
         // description, as another process would have) is refused for now.
         let second = OpenOptions::new()
@@ -125,8 +112,7 @@ mod tests {
             .unwrap();
         assert!(matches!(second.try_lock(), Err(TryLockError::WouldBlock)));
         // Another material is free.
-        let (_b, waited) = Claim::take(dir.path(), other, || {}).unwrap();
-        assert!(matches!(waited, Waited::No));
+        let _b = Claim::take(dir.path(), other, || panic!("another material is free")).unwrap();
         let mut removed = claim.remove_leftovers().unwrap();
         removed.sort();
         assert_eq!(

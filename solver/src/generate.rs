@@ -166,7 +166,7 @@ pub fn generate_with(
             reports.push(report);
             continue;
         }
-        let (claim, _) = Claim::take(&dir, m, || {
+        let claim = Claim::take(&dir, m, || {
             say(format!("{m}: another generator is solving it; waiting"))
         })?;
         if path.exists() {
