@@ -1,41 +1,51 @@
 //! The compressed payload of distribution tables (`.jtbz`).
 //!
 //! A table's values are split in two streams, each cut into independently
-//! decodable blocks with a block index, so a probe decodes one small block:
+//! decodable blocks with a block index, so a probe decodes little:
 //!
-//! - **WDL**: 2 bits per slot (0 draw, 1 win, 2 loss for the side to move),
-//!   4 slots per byte, blocks of [`WDL_BLOCK_SLOTS`] slots compressed with
-//!   LZ4 (the fast decoder: `probe_wdl`, the search path, reads only these).
+//! - **WDL** (win / draw / loss for the side to move): the Re-Pair and
+//!   Huffman code of [`crate::wdl_code`], 64-byte blocks decoded per probe
+//!   only up to the probed slot (the search path: `probe_wdl` reads only
+//!   this stream, and needs no decoded block kept in memory).
 //! - **DTM**: the distance halved (a win in `2d + 1` plies or a loss in `2d`
 //!   plies stores `d`: the parity is known from the WDL stream), 1 or 2 bytes
 //!   per slot, blocks of [`DTM_BLOCK_SLOTS`] slots compressed with zstd
-//!   (better ratio, slower: read only when a distance is asked for).
+//!   (read only when a distance is asked for; a DTM block whose compressed
+//!   form is not smaller is stored raw, the stored length tells).
 //!
 //! Slots whose value is never asked for are "don't care": unused index slots
-//! (both streams) and draws (DTM) repeat the previous slot's value, which
-//! lengthens the runs the compressors see. A block whose compressed form is
-//! not smaller than its raw form is stored raw (the stored length tells).
+//! (both streams) take whatever value extends the current run, and draws
+//! repeat the previous distance (DTM).
 //!
-//! Layout (little-endian), after the file header:
+//! Layout (little-endian), after the file header; every length follows
+//! from the fixed fields and the index size:
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 4 | WDL slots per block (a multiple of 4) |
+//! | 0 | 4 | payload version: `JTZ2` (the first, LZ4-based payload of jungletb 0.2 began with its block size, 4096) |
 //! | 4 | 4 | DTM slots per block |
 //! | 8 | 1 | DTM width in bytes (1 or 2) |
-//! | 9 | 7 | reserved (0) |
-//! | 16 | 8 | WDL data length |
+//! | 9 | 1 | WDL sparse index shift `k` |
+//! | 10 | 2 | reserved (0) |
+//! | 12 | 4 | WDL dictionary symbols `s` |
+//! | 16 | 4 | WDL blocks `b` |
+//! | 20 | 4 | reserved (0) |
 //! | 24 | 8 | DTM data length |
-//! | 32 | 8 × (WDL blocks + 1) | WDL block offsets within the WDL data |
+//! | 32 | 8 × s | WDL dictionary: per symbol `left`, `right` (u32 each; see [`crate::wdl_code::Symbol`]) |
+//! | … | s | WDL code length per symbol |
+//! | … | 4 × (b + 1) | first slot of each WDL block, then the index size |
+//! | … | 4 × ⌈size / 2^k⌉ | sparse index: the block holding slot `j · 2^k` |
+//! | … | | zero padding to a multiple of 64 bytes from the file start |
+//! | … | 64 × b | WDL blocks |
 //! | … | 8 × (DTM blocks + 1) | DTM block offsets within the DTM data |
-//! | … | | WDL data, then DTM data |
+//! | … | | DTM data |
 
-use crate::encoding::{decode, RAW_UNUSED};
+use crate::encoding::decode;
+use crate::wdl_code::{self, Decoder, Symbol, BLOCK_BYTES};
 use jungletb_rules::{Value, Wdl};
 
-/// Slots per WDL block: 1 KiB of 2-bit values. Smaller blocks decode
-/// faster and compress worse (see the README's measurements).
-pub const WDL_BLOCK_SLOTS: u32 = 4096;
+/// The payload version tag (the first four bytes).
+pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ2";
 /// Slots per DTM block.
 pub const DTM_BLOCK_SLOTS: u32 = 32768;
 /// zstd level for DTM blocks.
@@ -46,48 +56,47 @@ const WDL_DRAW: u8 = 0;
 const WDL_WIN: u8 = 1;
 const WDL_LOSS: u8 = 2;
 
-/// Which stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stream {
-    Wdl,
-    Dtm,
-}
-
 /// Sizes of a compressed payload, by stream (for reports).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CompressedSizes {
-    /// Bytes of WDL blocks plus their index.
+    /// Bytes of the WDL code: dictionary, block index and blocks.
     pub wdl_bytes: u64,
     /// Bytes of DTM blocks plus their index.
     pub dtm_bytes: u64,
 }
 
 /// Builds the compressed payload from the raw values of every slot (see
-/// [`crate::encoding`]). Returns the payload, its DTM width and sizes.
+/// [`crate::encoding`]), to be written at file offset `payload_at` (a
+/// multiple of 64). Returns the payload, its DTM width and sizes.
 pub(crate) fn compress_payload(
     raw: &[u16],
+    payload_at: u64,
     zstd_level: i32,
 ) -> std::io::Result<(Vec<u8>, u8, CompressedSizes)> {
-    // Pass 1: the two raw streams, don't-care slots filled in.
-    let size = raw.len() as u64;
-    let mut wdl = vec![0u8; size.div_ceil(4) as usize];
+    if raw.len() as u64 > wdl_code::MAX_SLOTS {
+        return Err(std::io::Error::other(format!(
+            "{} slots: the compressed format holds at most {}",
+            raw.len(),
+            wdl_code::MAX_SLOTS
+        )));
+    }
+    // Pass 1: the two raw streams, don't-care slots marked or filled in.
+    let mut allowed = vec![0u8; raw.len()];
     let mut dtm: Vec<u16> = Vec::with_capacity(raw.len());
-    let (mut last_wdl, mut last_d) = (WDL_DRAW, 0u16);
+    let mut last_d = 0u16;
     for (i, &r) in raw.iter().enumerate() {
-        let i = i as u64;
         let (w, d) = match decode(r) {
-            None => (last_wdl, last_d),
-            Some(Value::Draw) => (WDL_DRAW, last_d),
-            Some(Value::Win(n)) => (WDL_WIN, n / 2),
-            Some(Value::Loss(n)) => (WDL_LOSS, n / 2),
+            None => (None, last_d),
+            Some(Value::Draw) => (Some(WDL_DRAW), last_d),
+            Some(Value::Win(n)) => (Some(WDL_WIN), n / 2),
+            Some(Value::Loss(n)) => (Some(WDL_LOSS), n / 2),
         };
-        if r != RAW_UNUSED {
-            last_wdl = w;
-        }
+        allowed[i] = w.map_or(wdl_code::ANY, |w| 1 << w);
         last_d = d;
-        wdl[(i / 4) as usize] |= w << (2 * (i % 4));
         dtm.push(d);
     }
+    let wdl = wdl_code::encode(&wdl_code::fill_runs(&allowed));
+    drop(allowed);
     let width: u8 = if dtm.iter().all(|&d| d <= u8::MAX as u16) {
         1
     } else {
@@ -99,35 +108,49 @@ pub(crate) fn compress_payload(
         dtm.iter().flat_map(|d| d.to_le_bytes()).collect()
     };
     drop(dtm);
-
-    // Pass 2: blocks.
-    let wdl_block_bytes = (WDL_BLOCK_SLOTS / 4) as usize;
-    let (wdl_offsets, wdl_data) =
-        blocks(&wdl, wdl_block_bytes, |b| Ok(lz4_flex::block::compress(b)))?;
     let dtm_block_bytes = DTM_BLOCK_SLOTS as usize * width as usize;
     let (dtm_offsets, dtm_data) = blocks(&dtm_bytes, dtm_block_bytes, |b| {
         zstd::bulk::compress(b, zstd_level)
     })?;
 
-    let mut out = Vec::with_capacity(
-        FIXED_LEN + 8 * (wdl_offsets.len() + dtm_offsets.len()) + wdl_data.len() + dtm_data.len(),
-    );
-    out.extend_from_slice(&WDL_BLOCK_SLOTS.to_le_bytes());
+    let mut out = Vec::with_capacity(wdl.stored_bytes() as usize + 64 + dtm_data.len());
+    out.extend_from_slice(&PAYLOAD_VERSION);
     out.extend_from_slice(&DTM_BLOCK_SLOTS.to_le_bytes());
     out.push(width);
-    out.extend_from_slice(&[0u8; 7]);
-    out.extend_from_slice(&(wdl_data.len() as u64).to_le_bytes());
+    out.push(wdl.sparse_shift);
+    out.extend_from_slice(&[0u8; 2]);
+    out.extend_from_slice(&(wdl.symbols.len() as u32).to_le_bytes());
+    out.extend_from_slice(&((wdl.starts.len() - 1) as u32).to_le_bytes());
+    out.extend_from_slice(&[0u8; 4]);
     out.extend_from_slice(&(dtm_data.len() as u64).to_le_bytes());
-    for o in wdl_offsets.iter().chain(&dtm_offsets) {
+    for s in &wdl.symbols {
+        out.extend_from_slice(&s.left.to_le_bytes());
+        out.extend_from_slice(&s.right.to_le_bytes());
+    }
+    out.extend_from_slice(&wdl.lens);
+    for x in wdl.starts.iter().chain(&wdl.sparse) {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.resize(
+        out.len() + block_padding(payload_at, out.len() as u64) as usize,
+        0,
+    );
+    out.extend_from_slice(&wdl.data);
+    for o in &dtm_offsets {
         out.extend_from_slice(&o.to_le_bytes());
     }
-    out.extend_from_slice(&wdl_data);
     out.extend_from_slice(&dtm_data);
     let sizes = CompressedSizes {
-        wdl_bytes: (8 * wdl_offsets.len() + wdl_data.len()) as u64,
+        wdl_bytes: wdl.stored_bytes(),
         dtm_bytes: (8 * dtm_offsets.len() + dtm_data.len()) as u64,
     };
     Ok((out, width, sizes))
+}
+
+/// Zero bytes that put the WDL blocks, which follow `prefix` payload bytes,
+/// on a 64-byte boundary of the file.
+fn block_padding(payload_at: u64, prefix: u64) -> u64 {
+    (64 - (payload_at + prefix) % 64) % 64
 }
 
 /// Cuts `raw` into blocks of `block_bytes`, compresses each (kept raw when
@@ -151,7 +174,26 @@ fn blocks(
     Ok((offsets, data))
 }
 
-/// Where one stream lives in the file.
+/// Where the WDL code lives in the file, and its decoder.
+#[derive(Debug, Clone)]
+pub(crate) struct WdlSection {
+    /// Huffman tables and dictionary.
+    pub decoder: Decoder,
+    /// File offset of the block starts (u32 each).
+    pub starts_at: u64,
+    /// File offset of the sparse index (u32 each).
+    pub sparse_at: u64,
+    /// `log2` of the sparse stride.
+    pub sparse_shift: u8,
+    /// File offset of the first block.
+    pub blocks_at: u64,
+    /// Number of blocks.
+    pub blocks: u64,
+    /// Bytes of the WDL code in the file.
+    pub stored_bytes: u64,
+}
+
+/// Where the DTM stream lives in the file.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Section {
     /// Slots per block.
@@ -183,15 +225,22 @@ impl Section {
 }
 
 /// The parsed layout of a compressed payload.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Layout {
-    pub wdl: Section,
+    pub wdl: WdlSection,
     pub dtm: Section,
-    /// Raw bytes of the whole WDL stream.
-    pub wdl_raw: u64,
     /// Raw bytes of the whole DTM stream.
     pub dtm_raw: u64,
     pub dtm_width: u8,
+}
+
+/// Reads little-endian integers from a byte slice, `None` past its end.
+fn u32_at(b: &[u8], o: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?))
+}
+
+fn u64_at(b: &[u8], o: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?))
 }
 
 impl Layout {
@@ -199,147 +248,194 @@ impl Layout {
     pub const FIXED_LEN: usize = FIXED_LEN;
 
     /// From the fixed fields (the first [`Layout::FIXED_LEN`] bytes of the
-    /// payload): the length of the fixed fields plus the block index.
-    pub fn prefix_len(fixed: &[u8], size: u64) -> Result<u64, String> {
-        let slots = |o: usize| -> Result<u64, String> {
-            let b = fixed
-                .get(o..o + 4)
-                .ok_or("compressed payload shorter than its fixed fields")?;
-            match u32::from_le_bytes(b.try_into().expect("4 bytes")) {
-                0 => Err("zero slots per block".to_string()),
-                n => Ok(n as u64),
-            }
-        };
-        let blocks = size.div_ceil(slots(0)?) + 1 + size.div_ceil(slots(4)?) + 1;
-        Ok(FIXED_LEN as u64 + 8 * blocks)
+    /// payload, at file offset `payload_at`): the length of everything
+    /// before the WDL blocks (fixed fields, dictionary, block index,
+    /// padding). An error names what is wrong, including a payload of an
+    /// older version.
+    pub fn prefix_len(fixed: &[u8], payload_at: u64, size: u64) -> Result<u64, LayoutError> {
+        if fixed.len() < FIXED_LEN {
+            return Err(LayoutError::Corrupt(
+                "compressed payload shorter than its fixed fields".into(),
+            ));
+        }
+        if fixed[..4] != PAYLOAD_VERSION {
+            return Err(if u32_at(fixed, 0) == Some(4096) {
+                LayoutError::OldVersion
+            } else {
+                LayoutError::Corrupt("unknown compressed payload version".into())
+            });
+        }
+        let shift = fixed[9];
+        if shift >= 64 {
+            return Err(LayoutError::Corrupt(format!("sparse shift {shift}")));
+        }
+        let symbols = u32_at(fixed, 12).expect("fixed fields") as u64;
+        let blocks = u32_at(fixed, 16).expect("fixed fields") as u64;
+        let sparse = size.div_ceil(1 << shift);
+        let prefix = FIXED_LEN as u64 + 9 * symbols + 4 * (blocks + 1) + 4 * sparse;
+        Ok(prefix + block_padding(payload_at, prefix))
     }
 
     /// Parses and checks the layout. `prefix` is the start of the payload
-    /// (at least the fixed fields and block index), `payload_at` its file
-    /// offset, `payload_len` its length, `size` the index size. Every block
-    /// offset is checked here.
+    /// (at least [`Layout::prefix_len`] bytes), `payload_at` its file
+    /// offset, `payload_len` its length, `size` the index size. The
+    /// dictionary, the code and every block start and offset are checked
+    /// here.
     pub fn parse(
         prefix: &[u8],
         payload_at: u64,
         payload_len: u64,
         size: u64,
-    ) -> Result<Layout, String> {
-        let u32_at = |o: usize| -> Option<u32> {
-            Some(u32::from_le_bytes(prefix.get(o..o + 4)?.try_into().ok()?))
-        };
-        let u64_at = |o: usize| -> Option<u64> {
-            Some(u64::from_le_bytes(prefix.get(o..o + 8)?.try_into().ok()?))
-        };
-        let short = || "compressed payload too short for its block index".to_string();
-        if prefix.len() < FIXED_LEN {
+    ) -> Result<Layout, LayoutError> {
+        let bad = |m: String| LayoutError::Corrupt(m);
+        let prefix_len = Self::prefix_len(prefix, payload_at, size)?;
+        let short = || bad("compressed payload too short for its block index".into());
+        if (prefix.len() as u64) < prefix_len {
             return Err(short());
         }
-        let wdl_slots = u32_at(0).ok_or_else(short)? as u64;
-        let dtm_slots = u32_at(4).ok_or_else(short)? as u64;
+        let dtm_slots = u32_at(prefix, 4).expect("fixed fields") as u64;
         let dtm_width = prefix[8];
-        if wdl_slots == 0 || !wdl_slots.is_multiple_of(4) || dtm_slots == 0 {
-            return Err(format!(
-                "block sizes {wdl_slots} (WDL) and {dtm_slots} (DTM) slots"
-            ));
+        let sparse_shift = prefix[9];
+        let n_symbols = u32_at(prefix, 12).expect("fixed fields") as usize;
+        let blocks = u32_at(prefix, 16).expect("fixed fields") as u64;
+        let dtm_len = u64_at(prefix, 24).expect("fixed fields");
+        if dtm_slots == 0 {
+            return Err(bad("zero DTM slots per block".into()));
         }
         if dtm_width != 1 && dtm_width != 2 {
-            return Err(format!("distance width {dtm_width}"));
+            return Err(bad(format!("distance width {dtm_width}")));
         }
-        if prefix[9..16].iter().any(|&b| b != 0) {
-            return Err("non-zero reserved bytes".into());
+        if prefix[10..12]
+            .iter()
+            .chain(&prefix[20..24])
+            .any(|&b| b != 0)
+        {
+            return Err(bad("non-zero reserved bytes".into()));
         }
-        let wdl_len = u64_at(16).ok_or_else(short)?;
-        let dtm_len = u64_at(24).ok_or_else(short)?;
-        let wdl_blocks = size.div_ceil(wdl_slots);
+        // Dictionary and code.
+        let dict_at = FIXED_LEN;
+        let lens_at = dict_at + 8 * n_symbols;
+        let symbols: Vec<Symbol> = (0..n_symbols)
+            .map(|i| Symbol {
+                left: u32_at(prefix, dict_at + 8 * i).expect("checked length"),
+                right: u32_at(prefix, dict_at + 8 * i + 4).expect("checked length"),
+            })
+            .collect();
+        let lens = &prefix[lens_at..lens_at + n_symbols];
+        let decoder = Decoder::new(&symbols, lens).map_err(|e| bad(format!("WDL code: {e}")))?;
+        // Block starts: 0, strictly increasing, ending at the index size.
+        let starts_at = lens_at + n_symbols;
+        let start = |b: u64| u32_at(prefix, starts_at + 4 * b as usize).expect("checked") as u64;
+        if (size > 0 && blocks == 0) || start(0) != 0 || start(blocks) != size {
+            return Err(bad("WDL block starts do not cover the table".into()));
+        }
+        for b in 0..blocks {
+            if start(b + 1) <= start(b) {
+                return Err(bad(format!("WDL block {b} starts out of order")));
+            }
+        }
+        // Sparse index: entry j names the block holding slot j << shift.
+        let sparse_at = starts_at + 4 * (blocks as usize + 1);
+        for j in 0..size.div_ceil(1 << sparse_shift) {
+            let b = u32_at(prefix, sparse_at + 4 * j as usize).expect("checked") as u64;
+            let s = j << sparse_shift;
+            if b >= blocks || start(b) > s || start(b + 1) <= s {
+                return Err(bad(format!("WDL sparse index entry {j}")));
+            }
+        }
+        let blocks_at = prefix_len;
         let dtm_blocks = size.div_ceil(dtm_slots);
-        let index_len = 8 * (wdl_blocks + 1 + dtm_blocks + 1);
-        let wdl_at = FIXED_LEN as u64 + index_len;
-        let expected = wdl_at
-            .checked_add(wdl_len)
-            .and_then(|x| x.checked_add(dtm_len));
+        let dtm_offsets_at = blocks_at + BLOCK_BYTES as u64 * blocks;
+        let dtm_data_at = dtm_offsets_at + 8 * (dtm_blocks + 1);
+        let expected = dtm_data_at.checked_add(dtm_len);
         if expected != Some(payload_len) {
-            return Err(format!(
+            return Err(bad(format!(
                 "payload of {payload_len} bytes, its block index implies {}",
                 expected.map_or("more than 2^64".to_string(), |e| e.to_string())
-            ));
+            )));
         }
-        let wdl = Section {
-            block_slots: wdl_slots,
-            block_bytes: wdl_slots / 4,
-            blocks: wdl_blocks,
-            offsets_at: payload_at + FIXED_LEN as u64,
-            data_at: payload_at + wdl_at,
-            data_len: wdl_len,
+        let wdl = WdlSection {
+            decoder,
+            starts_at: payload_at + starts_at as u64,
+            sparse_at: payload_at + sparse_at as u64,
+            sparse_shift,
+            blocks_at: payload_at + blocks_at,
+            blocks,
+            stored_bytes: 9 * n_symbols as u64
+                + 4 * (blocks + 1 + size.div_ceil(1 << sparse_shift))
+                + BLOCK_BYTES as u64 * blocks,
         };
         let dtm = Section {
             block_slots: dtm_slots,
             block_bytes: dtm_slots * dtm_width as u64,
             blocks: dtm_blocks,
-            offsets_at: wdl.offsets_at + 8 * (wdl_blocks + 1),
-            data_at: wdl.data_at + wdl_len,
+            offsets_at: payload_at + dtm_offsets_at,
+            data_at: payload_at + dtm_data_at,
             data_len: dtm_len,
         };
-        let layout = Layout {
+        Ok(Layout {
             wdl,
             dtm,
-            wdl_raw: size.div_ceil(4),
             dtm_raw: size * dtm_width as u64,
             dtm_width,
-        };
-        for (name, s, raw_total) in [("WDL", &wdl, layout.wdl_raw), ("DTM", &dtm, layout.dtm_raw)] {
-            let mut prev = 0u64;
-            for k in 0..=s.blocks {
-                let at = (s.offsets_at - payload_at + 8 * k) as usize;
-                let o = u64_at(at).ok_or_else(short)?;
-                let first_ok = k != 0 || o == 0;
-                let last_ok = k != s.blocks || o == s.data_len;
-                if o < prev || o > s.data_len || !first_ok || !last_ok {
-                    return Err(format!("{name} block offset {k} out of order"));
-                }
-                if k > 0 && (o - prev) as usize > s.raw_len(k - 1, raw_total) {
-                    return Err(format!("{name} block {} longer than its raw form", k - 1));
-                }
-                prev = o;
-            }
-        }
-        Ok(layout)
+        })
     }
 
-    /// The section of a stream.
-    #[inline]
-    pub fn section(&self, stream: Stream) -> (&Section, u64) {
-        match stream {
-            Stream::Wdl => (&self.wdl, self.wdl_raw),
-            Stream::Dtm => (&self.dtm, self.dtm_raw),
+    /// Checks the DTM block offsets, read from `offsets` (the
+    /// `8 × (blocks + 1)` bytes at `dtm.offsets_at`).
+    pub fn check_dtm_offsets(&self, offsets: &[u8]) -> Result<(), LayoutError> {
+        let s = &self.dtm;
+        let mut prev = 0u64;
+        for k in 0..=s.blocks {
+            let o = u64_at(offsets, 8 * k as usize).ok_or_else(|| {
+                LayoutError::Corrupt("compressed payload too short for its DTM index".into())
+            })?;
+            let first_ok = k != 0 || o == 0;
+            let last_ok = k != s.blocks || o == s.data_len;
+            if o < prev || o > s.data_len || !first_ok || !last_ok {
+                return Err(LayoutError::Corrupt(format!(
+                    "DTM block offset {k} out of order"
+                )));
+            }
+            if k > 0 && (o - prev) as usize > s.raw_len(k - 1, self.dtm_raw) {
+                return Err(LayoutError::Corrupt(format!(
+                    "DTM block {} longer than its raw form",
+                    k - 1
+                )));
+            }
+            prev = o;
         }
+        Ok(())
     }
 }
 
-/// Decodes one block (`stored`) of `stream` into `out` (its raw length).
-pub(crate) fn decode_block(stream: Stream, stored: &[u8], out: &mut [u8]) -> Result<(), String> {
+/// Why a compressed payload cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LayoutError {
+    /// The first (LZ4-based) compressed payload of jungletb 0.2.
+    OldVersion,
+    /// Damaged or inconsistent.
+    Corrupt(String),
+}
+
+/// Decodes one DTM block (`stored`) into `out` (its raw length).
+pub(crate) fn decode_dtm_block(stored: &[u8], out: &mut [u8]) -> Result<(), String> {
     if stored.len() == out.len() {
         out.copy_from_slice(stored);
         return Ok(());
     }
-    let n = match stream {
-        Stream::Wdl => lz4_flex::block::decompress_into(stored, out).map_err(|e| e.to_string())?,
-        Stream::Dtm => ZSTD.with(|z| {
-            let mut z = z.borrow_mut();
-            if z.is_none() {
-                *z = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
-            }
-            z.as_mut()
-                .expect("just created")
-                .decompress_to_buffer(stored, out)
-                .map_err(|e| e.to_string())
-        })?,
-    };
+    let n = ZSTD.with(|z| {
+        let mut z = z.borrow_mut();
+        if z.is_none() {
+            *z = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
+        }
+        z.as_mut()
+            .expect("just created")
+            .decompress_to_buffer(stored, out)
+            .map_err(|e| e.to_string())
+    })?;
     if n != out.len() {
-        return Err(format!(
-            "{:?} block decodes to {n} bytes, not {}",
-            stream,
-            out.len()
-        ));
+        return Err(format!("DTM block decodes to {n} bytes, not {}", out.len()));
     }
     Ok(())
 }
@@ -350,17 +446,16 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// The WDL code of slot `j` of a decoded WDL block.
+/// The [`Wdl`] of a WDL code value.
 #[inline]
-pub(crate) fn wdl_in_block(block: &[u8], j: u64) -> Option<Wdl> {
-    match (block[(j / 4) as usize] >> (2 * (j % 4))) & 3 {
+pub(crate) fn wdl_of(code: u8) -> Option<Wdl> {
+    match code {
         WDL_DRAW => Some(Wdl::Draw),
         WDL_WIN => Some(Wdl::Win),
         WDL_LOSS => Some(Wdl::Loss),
         _ => None,
     }
 }
-
 /// The halved distance of slot `j` of a decoded DTM block.
 #[inline]
 pub(crate) fn dtm_in_block(block: &[u8], j: u64, width: u8) -> u16 {

@@ -28,6 +28,7 @@ mod error;
 pub mod header;
 mod table;
 mod tablebase;
+pub mod wdl_code;
 mod writer;
 
 pub use compressed::CompressedSizes;

@@ -1,9 +1,10 @@
 //! One table file, validated, read through a memory map or positional reads.
 
-use crate::compressed::{self, Layout, Stream};
+use crate::compressed::{self, Layout, LayoutError};
 use crate::encoding::{decode, encode, RAW_UNUSED};
 use crate::error::TableError;
 use crate::header::Header;
+use crate::wdl_code;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{Position, Ruleset, Value, Wdl};
 use memmap2::Mmap;
@@ -45,9 +46,9 @@ pub struct Table {
     layout: Option<Layout>,
     /// Distinguishes this table in the per-thread block cache.
     uid: u64,
-    /// Decoded WDL and DTM blocks kept for later probes (compressed tables
-    /// with a non-zero budget only).
-    kept: [BlockStore; 2],
+    /// Decoded DTM blocks kept for later probes (compressed tables with a
+    /// non-zero budget only; WDL is decoded per probe).
+    kept: BlockStore,
     budget: Arc<DecodeBudget>,
 }
 
@@ -86,18 +87,15 @@ impl DecodeBudget {
 /// Decoded blocks of one stream, kept once decoded (within the budget).
 type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
 
-/// The last decoded block of each stream, per thread.
+/// The last decoded DTM block, per thread.
 struct BlockCache {
     key: (u64, u64),
     data: Vec<u8>,
 }
 
 thread_local! {
-    static CACHE: RefCell<[BlockCache; 2]> = const {
-        RefCell::new([
-            BlockCache { key: (0, 0), data: Vec::new() },
-            BlockCache { key: (0, 0), data: Vec::new() },
-        ])
+    static CACHE: RefCell<BlockCache> = const {
+        RefCell::new(BlockCache { key: (0, 0), data: Vec::new() })
     };
     /// Compressed bytes fetched by positional reads.
     static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -133,8 +131,7 @@ impl Table {
     ) -> Result<Table, TableError> {
         let mut table = Self::open_unchecked_ruleset(path, backend)?;
         if let (Some(l), true) = (&table.layout, budget.limit > 0) {
-            let store = |n: u64| (0..n).map(|_| OnceLock::new()).collect();
-            table.kept = [store(l.wdl.blocks), store(l.dtm.blocks)];
+            table.kept = (0..l.dtm.blocks).map(|_| OnceLock::new()).collect();
         }
         table.budget = budget;
         table.header.check_ruleset(rules, path)?;
@@ -213,13 +210,29 @@ impl Table {
             });
         }
         let layout = if header.compressed {
+            let layout_error = |e| match e {
+                LayoutError::OldVersion => TableError::UnsupportedVersion {
+                    path: path.to_path_buf(),
+                    what: "compressed payload: written by jungletb 0.2 (LZ4 WDL blocks); \
+                           rerun `jungletb compress` to rewrite it"
+                        .into(),
+                },
+                LayoutError::Corrupt(m) => corrupt(m),
+            };
             let payload_len = len - offset;
             let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
             let fixed = read_range(&source, offset, fixed_len).map_err(io)?;
-            let prefix_len = Layout::prefix_len(&fixed, index.size()).map_err(corrupt)?;
+            let prefix_len =
+                Layout::prefix_len(&fixed, offset, index.size()).map_err(layout_error)?;
             let prefix =
                 read_range(&source, offset, prefix_len.min(payload_len) as usize).map_err(io)?;
-            Some(Layout::parse(&prefix, offset, len - offset, index.size()).map_err(corrupt)?)
+            let layout =
+                Layout::parse(&prefix, offset, payload_len, index.size()).map_err(layout_error)?;
+            let dtm_index_len = 8 * (layout.dtm.blocks + 1) as usize;
+            let dtm_index =
+                read_range(&source, layout.dtm.offsets_at, dtm_index_len).map_err(io)?;
+            layout.check_dtm_offsets(&dtm_index).map_err(layout_error)?;
+            Some(layout)
         } else {
             None
         };
@@ -233,7 +246,7 @@ impl Table {
             file_len: len,
             layout,
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
-            kept: [Box::new([]), Box::new([])],
+            kept: Box::new([]),
             budget: DecodeBudget::new(0),
         })
     }
@@ -260,8 +273,8 @@ impl Table {
 
     /// Bytes of the WDL and DTM streams of a compressed table.
     pub fn compressed_sizes(&self) -> Option<crate::CompressedSizes> {
-        self.layout.map(|l| crate::CompressedSizes {
-            wdl_bytes: 8 * (l.wdl.blocks + 1) + l.wdl.data_len,
+        self.layout.as_ref().map(|l| crate::CompressedSizes {
+            wdl_bytes: l.wdl.stored_bytes,
             dtm_bytes: 8 * (l.dtm.blocks + 1) + l.dtm.data_len,
         })
     }
@@ -314,27 +327,25 @@ impl Table {
         })
     }
 
-    /// Runs `f` on decoded block `k` of `stream`: a block kept from an
-    /// earlier probe, this thread's last block of that stream, or the block
-    /// decoded now (and kept if the budget allows).
+    /// Runs `f` on decoded DTM block `k`: a block kept from an earlier
+    /// probe, this thread's last block, or the block decoded now (and kept
+    /// if the budget allows).
     #[inline]
-    fn with_block<R>(
+    fn with_dtm_block<R>(
         &self,
         layout: &Layout,
-        stream: Stream,
         k: u64,
         f: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TableError> {
-        let kept = self.kept[stream as usize].get(k as usize);
+        let kept = self.kept.get(k as usize);
         if let Some(block) = kept.and_then(OnceLock::get) {
             return Ok(f(block));
         }
         CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            let slot = &mut cache[stream as usize];
+            let mut slot = cache.borrow_mut();
             if slot.key != (self.uid, k) {
                 slot.key = (0, 0);
-                self.decode_block(layout, stream, k, &mut slot.data)?;
+                self.decode_dtm_block(layout, k, &mut slot.data)?;
                 slot.key = (self.uid, k);
                 if let Some(store) = kept {
                     let n = slot.data.len() as u64;
@@ -347,15 +358,14 @@ impl Table {
         })
     }
 
-    /// Decodes block `k` of `stream` into `out`.
-    fn decode_block(
+    /// Decodes DTM block `k` into `out`.
+    fn decode_dtm_block(
         &self,
         layout: &Layout,
-        stream: Stream,
         k: u64,
         out: &mut Vec<u8>,
     ) -> Result<(), TableError> {
-        let (section, raw_total) = layout.section(stream);
+        let section = &layout.dtm;
         let mut o = [0u8; 16];
         with_range(&self.source, section.offsets_at + 8 * k, 16, |b| {
             o.copy_from_slice(b)
@@ -366,36 +376,90 @@ impl Table {
         // Offsets were checked at open; re-checked here because they are
         // read again (the file could have been replaced).
         if start > end || end > section.data_len {
-            return Err(self.corrupt(format!("{stream:?} block {k}: bad offsets")));
+            return Err(self.corrupt(format!("DTM block {k}: bad offsets")));
         }
-        out.resize(section.raw_len(k, raw_total), 0);
+        out.resize(section.raw_len(k, layout.dtm_raw), 0);
         with_range(
             &self.source,
             section.data_at + start,
             (end - start) as usize,
-            |stored| compressed::decode_block(stream, stored, out),
+            |stored| compressed::decode_dtm_block(stored, out),
         )
         .map_err(|e| self.io_error(e))?
-        .map_err(|e| self.corrupt(format!("{stream:?} block {k}: {e}")))
+        .map_err(|e| self.corrupt(format!("DTM block {k}: {e}")))
+    }
+
+    /// A little-endian `u32` of the file.
+    #[inline]
+    fn u32_at(&self, at: u64) -> Result<u32, TableError> {
+        with_range(&self.source, at, 4, |b| {
+            u32::from_le_bytes(b.try_into().expect("4 bytes"))
+        })
+        .map_err(|e| self.io_error(e))
+    }
+
+    /// The WDL block holding slot `i`, with its first slot.
+    #[inline]
+    fn wdl_block_of(&self, layout: &Layout, i: u64) -> Result<(u64, u64), TableError> {
+        let w = &layout.wdl;
+        let mut b = self.u32_at(w.sparse_at + 4 * (i >> w.sparse_shift))? as u64;
+        let mut start = self.u32_at(w.starts_at + 4 * b)? as u64;
+        // Block starts were checked at open (increasing, ending at the
+        // index size), so this stops within the table.
+        loop {
+            let next = self.u32_at(w.starts_at + 4 * (b + 1))? as u64;
+            if i < next || b + 1 >= w.blocks {
+                return Ok((b, start));
+            }
+            b += 1;
+            start = next;
+        }
     }
 
     fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
-        let (k, j) = layout.wdl.locate(i);
-        self.with_block(layout, Stream::Wdl, k, |b| compressed::wdl_in_block(b, j))?
-            .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))
+        let (b, start) = self.wdl_block_of(layout, i)?;
+        let at = layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+        with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
+            layout.wdl.decoder.value_in_block(block, start, i)
+        })
+        .map_err(|e| self.io_error(e))?
+        .and_then(compressed::wdl_of)
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))
     }
 
     fn value_compressed(&self, layout: &Layout, i: u64) -> Result<Value, TableError> {
         let wdl = self.wdl_compressed(layout, i)?;
+        self.value_with_wdl(layout, i, wdl)
+    }
+
+    /// The value of slot `i` whose WDL is `wdl` (reads the DTM stream).
+    fn value_with_wdl(&self, layout: &Layout, i: u64, wdl: Wdl) -> Result<Value, TableError> {
         if wdl == Wdl::Draw {
             return Ok(Value::Draw);
         }
         let (k, j) = layout.dtm.locate(i);
         let width = layout.dtm_width;
-        let half = self.with_block(layout, Stream::Dtm, k, |b| {
-            compressed::dtm_in_block(b, j, width)
-        })?;
+        let half = self.with_dtm_block(layout, k, |b| compressed::dtm_in_block(b, j, width))?;
         Ok(compressed::value_from(wdl, half))
+    }
+
+    /// Every slot's WDL code of a compressed table, block by block.
+    fn all_wdl(&self, layout: &Layout) -> Result<Vec<u8>, TableError> {
+        let w = &layout.wdl;
+        let mut out = Vec::with_capacity(self.index.size() as usize);
+        for b in 0..w.blocks {
+            let (start, end) = (
+                self.u32_at(w.starts_at + 4 * b)? as u64,
+                self.u32_at(w.starts_at + 4 * (b + 1))? as u64,
+            );
+            let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+            with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
+                w.decoder.expand_block(block, end - start, &mut out)
+            })
+            .map_err(|e| self.io_error(e))?
+            .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
+        }
+        Ok(out)
     }
 
     /// The value of slot `i`, which must hold a position (`i` below the
@@ -442,17 +506,21 @@ impl Table {
     /// compressed tables (whose values are not stored) read as unused.
     pub fn raw_values(&self) -> Result<Vec<u16>, TableError> {
         let n = self.index.size();
+        let Some(layout) = &self.layout else {
+            return (0..n).map(|i| self.raw_plain(i)).collect();
+        };
+        let wdl = self.all_wdl(layout)?;
         let mut out = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            let raw = match &self.layout {
-                None => self.raw_plain(i)?,
-                Some(_) if !self.index.is_canonical_slot(i) => RAW_UNUSED,
-                Some(layout) => {
-                    let v = self.value_compressed(layout, i)?;
-                    encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))?
-                }
-            };
-            out.push(raw);
+        for (i, &code) in wdl.iter().enumerate() {
+            let i = i as u64;
+            if !self.index.is_canonical_slot(i) {
+                out.push(RAW_UNUSED);
+                continue;
+            }
+            let w = compressed::wdl_of(code)
+                .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
+            let v = self.value_with_wdl(layout, i, w)?;
+            out.push(encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))?);
         }
         Ok(out)
     }

@@ -121,12 +121,15 @@ pub fn write_compressed_table(
     let material = table.header().material;
     let path = compressed_table_path(dir, material);
     let raw = table.raw_values()?;
-    let (payload, width, sizes) =
-        compressed::compress_payload(&raw, zstd_level).map_err(|e| TableError::Io {
-            path: path.clone(),
-            message: format!("compressing: {e}"),
-        })?;
     let mut header = table.header().clone();
+    header.header_len = Header::len_for(&header.ruleset, &header.material);
+    let (payload, width, sizes) =
+        compressed::compress_payload(&raw, header.header_len as u64, zstd_level).map_err(|e| {
+            TableError::Io {
+                path: path.clone(),
+                message: format!("compressing: {e}"),
+            }
+        })?;
     header.compressed = true;
     header.value_width = width;
     header.payload_len = payload.len() as u64;

@@ -222,3 +222,27 @@ fn corrupted_compressed_tables_never_panic() {
     assert!(opened > 20, "only {opened} corrupted files opened");
     assert!(read_errors > 0, "no corruption was ever reported by a read");
 }
+
+/// A compressed file of the first (LZ4-based) payload version is refused
+/// with a message that says how to rewrite it, not read as garbage.
+#[test]
+fn old_compressed_payloads_are_refused_with_advice() {
+    let rules = Ruleset::standard();
+    let src = table_dir(compressed_root(), &rules);
+    let m: Material = "ELvR".parse().unwrap();
+    let mut bytes = std::fs::read(compressed_table_path(&src, m)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("ELvR.{COMPRESSED_EXTENSION}"));
+    let header = Header::parse(&bytes, bytes.len() as u64, &path).unwrap();
+    let at = header.header_len as usize;
+    // Version 1 payloads began with their WDL block size, 4096 slots.
+    bytes[at..at + 4].copy_from_slice(&4096u32.to_le_bytes());
+    fix_header(&mut bytes, header);
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Table::open(&path, &rules, m).unwrap_err();
+    assert!(
+        matches!(err, TableError::UnsupportedVersion { .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("jungletb compress"), "{err}");
+}
