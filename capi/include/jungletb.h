@@ -96,6 +96,26 @@ typedef struct jtb_root_move {
  */
 jtb_tablebase *jtb_open(const char *dir, const char *ruleset);
 
+/*
+ * How a tablebase reads its tables and how much it may hold at once.
+ * Fill with jtb_default_options, change what you need, pass to
+ * jtb_open_with. A probe needing a table beyond both file limits fails
+ * with JTB_ERR_TABLE.
+ */
+typedef struct jtb_options {
+    int backend;                /* 0 memory maps (default), 1 positional reads */
+    uint64_t max_mapped_bytes;  /* most bytes of table files mapped at once; beyond: positional reads */
+    uint64_t max_open_files;    /* most files held open for positional reads (default 512) */
+    uint64_t max_decoded_bytes; /* most bytes of decoded distance blocks kept (default 1 GiB; 0 none) */
+} jtb_options;
+
+/* Writes the default options to *out. JTB_OK, or JTB_ERR_ARGUMENT for NULL. */
+int jtb_default_options(jtb_options *out);
+
+/* jtb_open with options (NULL: the defaults). An unknown backend is
+ * JTB_ERR_ARGUMENT. */
+jtb_tablebase *jtb_open_with(const char *dir, const char *ruleset, const jtb_options *options);
+
 /* Frees a tablebase (NULL is allowed). No other thread may be probing it. */
 void jtb_close(jtb_tablebase *tb);
 

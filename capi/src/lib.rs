@@ -10,7 +10,7 @@ use args::{
     base, fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_of,
     LAST_ERROR,
 };
-use jungletb_format::{table_dir, table_files, Tablebase};
+use jungletb_format::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Ruleset};
 use std::ffi::{c_char, c_int};
@@ -61,18 +61,100 @@ pub struct JtbRootMove {
     pub text: [c_char; 5],
 }
 
+/// How a tablebase reads its tables and how much it may hold (see the
+/// header; mirrors `TablebaseOptions`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct JtbOptions {
+    /// 0 memory maps, 1 positional reads.
+    pub backend: c_int,
+    /// Most bytes of table files mapped at once.
+    pub max_mapped_bytes: u64,
+    /// Most table files held open for positional reads.
+    pub max_open_files: u64,
+    /// Most bytes of decoded distance blocks kept in memory.
+    pub max_decoded_bytes: u64,
+}
+
+impl From<TablebaseOptions> for JtbOptions {
+    fn from(o: TablebaseOptions) -> Self {
+        JtbOptions {
+            backend: match o.backend {
+                Backend::Mmap => 0,
+                Backend::Pread => 1,
+            },
+            max_mapped_bytes: o.max_mapped_bytes,
+            max_open_files: o.max_open_files,
+            max_decoded_bytes: o.max_decoded_bytes,
+        }
+    }
+}
+
+/// Fills `out` with the default options.
+///
+/// # Safety
+/// `out` is NULL or points to a `jtb_options`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_default_options(out: *mut JtbOptions) -> c_int {
+    guard(|| {
+        if out.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL options pointer");
+        }
+        // SAFETY: non-NULL and, per this function's contract, valid.
+        unsafe { out.write(TablebaseOptions::default().into()) };
+        JTB_OK
+    })
+}
+
 /// Opens a tablebase; NULL on error.
 ///
 /// # Safety
 /// `dir` and `ruleset` are NULL or NUL-terminated strings.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_open(dir: *const c_char, ruleset: *const c_char) -> *mut JtbTablebase {
+    // SAFETY: per this function's contract.
+    unsafe { jtb_open_with(dir, ruleset, std::ptr::null()) }
+}
+
+/// Opens a tablebase with options (NULL: the defaults); NULL on error.
+///
+/// # Safety
+/// `dir` and `ruleset` are NULL or NUL-terminated strings; `options` is
+/// NULL or points to a `jtb_options`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open_with(
+    dir: *const c_char,
+    ruleset: *const c_char,
+    options: *const JtbOptions,
+) -> *mut JtbTablebase {
     let mut out = std::ptr::null_mut();
     guard(|| {
         // SAFETY: per this function's contract.
         let (dir, spec) = match unsafe { (text(dir), text(ruleset)) } {
             (Ok(d), Ok(r)) => (d, r),
             (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let options = if options.is_null() {
+            TablebaseOptions::default()
+        } else {
+            // SAFETY: non-NULL and, per this function's contract, valid.
+            let o = unsafe { options.read() };
+            let backend = match o.backend {
+                0 => Backend::Mmap,
+                1 => Backend::Pread,
+                b => {
+                    return fail(
+                        JTB_ERR_ARGUMENT,
+                        format!("backend {b}: 0 (memory maps) or 1 (positional reads)"),
+                    )
+                }
+            };
+            TablebaseOptions {
+                backend,
+                max_mapped_bytes: o.max_mapped_bytes,
+                max_open_files: o.max_open_files,
+                max_decoded_bytes: o.max_decoded_bytes,
+            }
         };
         let mut parts = spec.split(';');
         let mut rules = match Ruleset::by_name(parts.next().unwrap_or("").trim()) {
@@ -100,7 +182,7 @@ pub unsafe extern "C" fn jtb_open(dir: *const c_char, ruleset: *const c_char) ->
                 ),
             );
         }
-        match Tablebase::open(dir, rules) {
+        match Tablebase::open_with(dir, rules, options) {
             Ok(tb) => {
                 out = Box::into_raw(Box::new(JtbTablebase(tb)));
                 JTB_OK

@@ -239,3 +239,46 @@ fn every_entry_point_answers_and_fails_cleanly() {
         assert!(jtb_open(root.as_ptr(), c("leiden").as_ptr()).is_null());
     }
 }
+
+#[test]
+fn options_choose_the_backend_and_limits() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let mut o = JtbOptions {
+        backend: 9,
+        max_mapped_bytes: 0,
+        max_open_files: 0,
+        max_decoded_bytes: 9,
+    };
+    unsafe {
+        assert_eq!(jtb_default_options(std::ptr::null_mut()), JTB_ERR_ARGUMENT);
+        assert_eq!(jtb_default_options(&mut o), JTB_OK);
+    }
+    assert_eq!((o.backend, o.max_open_files), (0, 512));
+    let text = c("7/7/7/7/7/7/2E4/7/6r b");
+    // Positional reads, nothing kept: the same answer as the defaults.
+    o.backend = 1;
+    o.max_decoded_bytes = 0;
+    let (mut wdl, mut plies) = (9 as c_int, 9 as c_int);
+    unsafe {
+        let tb = jtb_open_with(root.as_ptr(), c("standard").as_ptr(), &o);
+        assert!(!tb.is_null(), "{}", last_error());
+        assert_eq!(jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies), JTB_OK);
+        assert_eq!((wdl, plies), (1, 5));
+        jtb_close(tb);
+        // No file may be opened and nothing mapped: a probe is refused.
+        o.max_open_files = 0;
+        o.max_mapped_bytes = 0;
+        let tb = jtb_open_with(root.as_ptr(), c("standard").as_ptr(), &o);
+        assert!(!tb.is_null());
+        assert_eq!(
+            jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_TABLE
+        );
+        assert!(last_error().contains("limit"), "{}", last_error());
+        jtb_close(tb);
+        o.backend = 2;
+        assert!(jtb_open_with(root.as_ptr(), c("standard").as_ptr(), &o).is_null());
+        assert!(last_error().contains("backend"), "{}", last_error());
+    }
+}

@@ -47,7 +47,7 @@ use jungletb_rules::{Value, Wdl};
 /// The payload version tag (the first four bytes).
 pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ2";
 /// Slots per DTM block.
-pub const DTM_BLOCK_SLOTS: u32 = 32768;
+pub const DTM_BLOCK_SLOTS: u32 = 8192;
 /// zstd level for DTM blocks.
 pub const DEFAULT_ZSTD_LEVEL: i32 = 12;
 

@@ -38,8 +38,6 @@ pub const BLOCK_BYTES: usize = 64;
 pub const MAX_CODE_LEN: u32 = 20;
 /// Most dictionary symbols of one table.
 pub const MAX_SYMBOLS: usize = 4096;
-/// Bits resolved by one lookup in the decoder's first-level table.
-const LUT_BITS: u32 = 11;
 /// A pair is replaced only if it occurs at least this often (a symbol
 /// costs 9 bytes of dictionary and code length).
 const MIN_PAIR_COUNT: u32 = 16;
@@ -396,27 +394,27 @@ impl BlockWriter {
     }
 }
 
-/// A dictionary entry as the decoder keeps it: length and halves together
-/// (one cache line holds four).
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    len: u64,
-    left: u32,
-    right: u32,
-}
-
-/// A decoder for one stream: Huffman lookup tables and the dictionary.
+/// A decoder for one stream: canonical Huffman limits and the dictionary,
+/// renumbered in canonical order so that a code's position among the codes
+/// of its length gives its symbol without a lookup table. Per decoded
+/// symbol a probe touches `last` (one cache line) and one `slot_len` entry.
 #[derive(Debug, Clone)]
 pub struct Decoder {
-    /// By the next [`LUT_BITS`] bits: symbol << 5 | code length, or 0 when
-    /// the code is longer (then `first` decides).
-    lut: Box<[u32]>,
-    /// Per code length: the first code (left-aligned in 32 bits), the index
-    /// of its symbol in `sorted`, and how many codes have that length.
-    first: [(u32, u32, u32); MAX_CODE_LEN as usize + 1],
-    /// Symbols in canonical order.
-    sorted: Box<[u32]>,
-    nodes: Box<[Node]>,
+    /// Per code length `l`: the largest window (next 64 bits, left-aligned)
+    /// that starts with a code of length ≤ `l`; index `MAX_CODE_LEN + 1`
+    /// is a sentinel.
+    last: [u64; MAX_CODE_LEN as usize + 2],
+    /// Per code length: the first code, left-aligned in 64 bits.
+    first: [u64; MAX_CODE_LEN as usize + 1],
+    /// Per code length: the (renumbered) symbol of its first code.
+    offset: [u32; MAX_CODE_LEN as usize + 1],
+    /// Shortest code length.
+    min_len: u32,
+    /// Slots per (renumbered) symbol.
+    slot_len: Box<[u32]>,
+    /// Per (renumbered) symbol: `[BASE | value, run length, 0]`, or its two
+    /// halves and the left half's length (one read per level of descent).
+    pairs: Box<[[u32; 3]]>,
 }
 
 impl Decoder {
@@ -442,62 +440,79 @@ impl Decoder {
             return Err("over-full Huffman code".into());
         }
         let lengths = symbol_lengths(symbols)?;
-        let codes = canonical_codes(lens);
-        let order = canonical_order(lens);
-        let mut lut = vec![0u32; 1 << LUT_BITS].into_boxed_slice();
-        let mut first = [(0u32, 0u32, 0u32); MAX_CODE_LEN as usize + 1];
+        // Renumber: coded symbols in canonical order first, then the rest.
+        let mut order = canonical_order(lens);
+        order.extend((0..symbols.len()).filter(|&s| lens[s] == 0));
+        let mut new_id = vec![0u32; symbols.len()];
         for (i, &s) in order.iter().enumerate() {
-            let (code, len) = codes[s];
-            let f = &mut first[len as usize];
-            if f.2 == 0 {
-                *f = (code << (32 - len as u32), i as u32, 0);
-            }
-            f.2 += 1;
-            if len as u32 <= LUT_BITS {
-                let shift = LUT_BITS - len as u32;
-                let lo = (code << shift) as usize;
-                for e in &mut lut[lo..lo + (1 << shift)] {
-                    *e = (s as u32) << 5 | len as u32;
-                }
-            }
+            new_id[s] = i as u32;
         }
-        let nodes = symbols
+        let slot_len = order.iter().map(|&s| lengths[s] as u32).collect();
+        let pairs = order
             .iter()
-            .zip(&lengths)
-            .map(|(s, &len)| Node {
-                len,
-                left: s.left,
-                right: s.right,
+            .map(|&s| {
+                let sym = symbols[s];
+                if sym.left & BASE != 0 {
+                    [sym.left, sym.right, 0]
+                } else {
+                    [
+                        new_id[sym.left as usize],
+                        new_id[sym.right as usize],
+                        lengths[sym.left as usize] as u32,
+                    ]
+                }
             })
             .collect();
+        let codes = canonical_codes(lens);
+        let mut first = [0u64; MAX_CODE_LEN as usize + 1];
+        let mut offset = [0u32; MAX_CODE_LEN as usize + 1];
+        let mut count = [0u64; MAX_CODE_LEN as usize + 1];
+        for (i, &s) in order.iter().take_while(|&&s| lens[s] > 0).enumerate() {
+            let (code, len) = codes[s];
+            let l = len as usize;
+            if count[l] == 0 {
+                first[l] = (code as u64) << (64 - len as u32);
+                offset[l] = i as u32;
+            }
+            count[l] += 1;
+        }
+        let min_len = (1..=MAX_CODE_LEN)
+            .find(|&l| count[l as usize] > 0)
+            .unwrap_or(1);
+        let mut last = [0u64; MAX_CODE_LEN as usize + 2];
+        let mut prev: u128 = 0; // end of the codes so far, left-aligned (exclusive)
+        for l in 1..=MAX_CODE_LEN as usize {
+            if count[l] > 0 {
+                prev = ((first[l] as u128 >> (64 - l)) + count[l] as u128) << (64 - l);
+            }
+            // Below the shortest length nothing decodes; `symbol` starts
+            // its search at the shortest length.
+            last[l] = (prev.max(1) - 1).min(u64::MAX as u128) as u64;
+        }
+        last[MAX_CODE_LEN as usize + 1] = u64::MAX;
         Ok(Decoder {
-            lut,
+            last,
             first,
-            sorted: order.iter().map(|&s| s as u32).collect(),
-            nodes,
+            offset,
+            min_len,
+            slot_len,
+            pairs,
         })
     }
 
-    /// The symbol at the front of `window` (the next bits, left-aligned) and
-    /// its code length, `None` if the bits are no code.
+    /// The (renumbered) symbol at the front of `window` (the next bits,
+    /// left-aligned) and its code length, `None` if the bits are no code.
     #[inline]
     fn symbol(&self, window: u64) -> Option<(usize, u32)> {
-        let e = self.lut[(window >> (64 - LUT_BITS)) as usize];
-        if e != 0 {
-            return Some(((e >> 5) as usize, e & 31));
+        let mut l = self.min_len as usize;
+        while window > self.last[l] {
+            l += 1;
         }
-        let top = (window >> 32) as u32;
-        for len in LUT_BITS + 1..=MAX_CODE_LEN {
-            let (code, at, count) = self.first[len as usize];
-            if count == 0 {
-                continue;
-            }
-            let offset = (top >> (32 - len)).wrapping_sub(code >> (32 - len));
-            if offset < count {
-                return Some((self.sorted[(at + offset) as usize] as usize, len));
-            }
+        if l > MAX_CODE_LEN as usize {
+            return None;
         }
-        None
+        let i = (window - self.first[l]) >> (64 - l);
+        Some(((self.offset[l] as u64 + i) as usize, l as u32))
     }
 
     /// Calls `each(symbol)` for the symbols of `block` in order until it
@@ -528,7 +543,7 @@ impl Decoder {
         let mut pos = start;
         let mut found = None;
         self.walk(block, |sym| {
-            let next = pos + self.nodes[sym].len;
+            let next = pos + self.slot_len[sym] as u64;
             if slot < next {
                 found = Some(sym);
                 return false;
@@ -537,18 +552,17 @@ impl Decoder {
             true
         })?;
         // Down the pair tree to the base symbol holding the slot.
-        let (mut sym, mut off) = (found?, slot - pos);
+        let (mut sym, mut off) = (found?, (slot - pos) as u32);
         loop {
-            let node = self.nodes[sym];
-            if node.left & BASE != 0 {
-                return Some((node.left & !BASE) as u8);
+            let [left, right, left_len] = self.pairs[sym];
+            if left & BASE != 0 {
+                return Some((left & !BASE) as u8);
             }
-            let left_len = self.nodes[node.left as usize].len;
             if off < left_len {
-                sym = node.left as usize;
+                sym = left as usize;
             } else {
                 off -= left_len;
-                sym = node.right as usize;
+                sym = right as usize;
             }
         }
     }
@@ -561,14 +575,14 @@ impl Decoder {
         self.walk(block, |sym| {
             stack.push(sym);
             while let Some(s) = stack.pop() {
-                let node = self.nodes[s];
-                if node.left & BASE != 0 {
+                let [left, right, _] = self.pairs[s];
+                if left & BASE != 0 {
                     let room = target.saturating_sub(out.len() as u64);
-                    let k = (node.right as u64).min(room);
-                    out.extend(std::iter::repeat_n((node.left & !BASE) as u8, k as usize));
+                    let k = (right as u64).min(room);
+                    out.extend(std::iter::repeat_n((left & !BASE) as u8, k as usize));
                 } else {
-                    stack.push(node.right as usize);
-                    stack.push(node.left as usize);
+                    stack.push(right as usize);
+                    stack.push(left as usize);
                 }
             }
             (out.len() as u64) < target
@@ -674,7 +688,7 @@ mod tests {
         let e = encode(&values);
         assert!(e.lens.iter().all(|&l| l as u32 <= MAX_CODE_LEN));
         assert!(
-            e.lens.iter().any(|&l| l as u32 > LUT_BITS),
+            e.lens.iter().any(|&l| l >= 16),
             "the slow path must be used"
         );
         assert_eq!(decode_all(&e), values);
