@@ -2,22 +2,56 @@
 //! pieces with the tables in the page cache, on 1 and 2 threads, and the
 //! latency distribution of single probes; for plain tables, compressed
 //! tables through memory maps and compressed tables through positional
-//! reads.
+//! reads. Prints bits per position of both compressed streams and the
+//! compressed / plain rate ratio. `JUNGLETB_BENCH_TABLES` and
+//! `JUNGLETB_BENCH_COMPRESSED` point it at larger sets (see `setup`).
 
 use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb::format::{
-    table_dir, table_path, write_compressed_table, Backend, Table, Tablebase, TablebaseOptions,
+    compressed_table_path, table_dir, table_path, write_compressed_table, Backend, Table,
+    Tablebase, TablebaseOptions,
 };
 use jungletb::indexer::{Material, PositionIndex};
-use jungletb::rules::{Position, Ruleset};
+use jungletb::rules::{Color, Position, Ruleset};
 use jungletb::solver::{generate, GenerateOptions};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const FOUR: [&str; 6] = ["ELvTR", "LTvRP", "ERvDC", "TRvTR", "WDvCP", "LRvE"];
 const PROBES: usize = 2_000_000;
 
-fn main() {
-    let rules = Ruleset::standard();
+/// The tables to probe: a plain and a compressed root, with the materials
+/// in them. By default a small set (every table up to 3 pieces and six of
+/// 4) generated and compressed here; with `JUNGLETB_BENCH_TABLES=DIR` and
+/// `JUNGLETB_BENCH_COMPRESSED=DIR` (e.g. every table up to 4 pieces and
+/// their `jungletb compress --out` copies), those.
+struct Setup {
+    root: PathBuf,
+    zroot: PathBuf,
+    materials: Vec<Material>,
+    _temp: Vec<tempfile::TempDir>,
+}
+
+fn setup(rules: &Ruleset) -> Setup {
+    if let (Ok(root), Ok(zroot)) = (
+        std::env::var("JUNGLETB_BENCH_TABLES"),
+        std::env::var("JUNGLETB_BENCH_COMPRESSED"),
+    ) {
+        let zdir = table_dir(Path::new(&zroot), rules);
+        let materials = Material::all(4, |_| true)
+            .into_iter()
+            .map(|m| m.canonical().0)
+            .filter(|m| compressed_table_path(&zdir, *m).exists())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        return Setup {
+            root: root.into(),
+            zroot: zroot.into(),
+            materials,
+            _temp: Vec::new(),
+        };
+    }
     let root = tempfile::tempdir().unwrap();
     let mut materials: Vec<Material> = Material::all(3, |_| true);
     materials.extend(FOUR.iter().map(|s| s.parse::<Material>().unwrap()));
@@ -29,9 +63,34 @@ fn main() {
         mem: None,
     })
     .unwrap();
-    // Random positions from random slots of random tables (a fixed seed).
+    let zroot = tempfile::tempdir().unwrap();
+    let (dir, zdir) = (
+        table_dir(root.path(), rules),
+        table_dir(zroot.path(), rules),
+    );
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
-    let indexes: Vec<PositionIndex> = canonical
+    for m in &canonical {
+        let t = Table::open(&table_path(&dir, *m), rules, *m).unwrap();
+        write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL).unwrap();
+    }
+    Setup {
+        root: root.path().to_path_buf(),
+        zroot: zroot.path().to_path_buf(),
+        materials: canonical,
+        _temp: vec![root, zroot],
+    }
+}
+
+fn main() {
+    let rules = Ruleset::standard();
+    let setup = setup(&rules);
+    let (dir, zdir) = (
+        table_dir(&setup.root, &rules),
+        table_dir(&setup.zroot, &rules),
+    );
+    // Random positions from random slots of random tables (a fixed seed).
+    let indexes: Vec<PositionIndex> = setup
+        .materials
         .iter()
         .map(|m| PositionIndex::new(*m, &rules).unwrap())
         .collect();
@@ -50,26 +109,29 @@ fn main() {
             positions.push(if next() % 2 == 0 { p } else { p.color_flip() });
         }
     }
-    // The same tables compressed, in a second root.
-    let zroot = tempfile::tempdir().unwrap();
-    let (dir, zdir) = (
-        table_dir(root.path(), &rules),
-        table_dir(zroot.path(), &rules),
-    );
-    let (mut plain_bytes, mut zbytes) = (0, 0);
-    for m in &canonical {
+    let (mut plain_bytes, mut zbytes, mut wdl_bytes, mut dtm_bytes, mut stored) = (0, 0, 0, 0, 0);
+    for m in &setup.materials {
         let t = Table::open(&table_path(&dir, *m), &rules, *m).unwrap();
-        let (stats, _) = write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL).unwrap();
+        let z = Table::open(&compressed_table_path(&zdir, *m), &rules, *m).unwrap();
+        let sizes = z.compressed_sizes().unwrap();
         plain_bytes += t.file_len();
-        zbytes += stats.bytes;
+        zbytes += z.file_len();
+        wdl_bytes += sizes.wdl_bytes;
+        dtm_bytes += sizes.dtm_bytes;
+        let h = t.header();
+        stored += h.side(Color::White).positions + h.side(Color::Black).positions;
     }
     println!(
         "jungletb probe benchmark: {PROBES} random positions of 2-4 pieces ({} tables, page cache warm)",
-        materials.len()
+        setup.materials.len()
     );
+    let bits = |b: u64| 8.0 * b as f64 / stored as f64;
     println!(
-        "tables: plain {plain_bytes} bytes, compressed {zbytes} bytes ({:.1} %)",
-        100.0 * zbytes as f64 / plain_bytes as f64
+        "tables: plain {plain_bytes} bytes, compressed {zbytes} bytes ({:.1} %); \
+         {stored} positions: WDL {:.3} bits/position, DTM {:.3} bits/position (block indexes included)",
+        100.0 * zbytes as f64 / plain_bytes as f64,
+        bits(wdl_bytes),
+        bits(dtm_bytes)
     );
     let pread = TablebaseOptions {
         backend: Backend::Pread,
@@ -79,32 +141,46 @@ fn main() {
         max_decoded_bytes: 0,
         ..TablebaseOptions::default()
     };
-    let plain = Tablebase::open(root.path(), rules.clone()).unwrap();
     let setups = [
-        ("plain, mmap", plain),
         (
-            "compressed, mmap, decoded blocks kept (default)",
-            Tablebase::open(zroot.path(), rules.clone()).unwrap(),
+            "plain, mmap",
+            Tablebase::open(&setup.root, rules.clone()).unwrap(),
+        ),
+        (
+            "compressed, mmap, decoded distance blocks kept (default)",
+            Tablebase::open(&setup.zroot, rules.clone()).unwrap(),
         ),
         (
             "compressed, mmap, every block decoded per probe (max_decoded_bytes = 0)",
-            Tablebase::open_with(zroot.path(), rules.clone(), no_keep).unwrap(),
+            Tablebase::open_with(&setup.zroot, rules.clone(), no_keep).unwrap(),
         ),
         (
-            "compressed, pread, decoded blocks kept",
-            Tablebase::open_with(zroot.path(), rules.clone(), pread).unwrap(),
+            "compressed, pread, decoded distance blocks kept",
+            Tablebase::open_with(&setup.zroot, rules.clone(), pread).unwrap(),
         ),
     ];
-    for (label, tb) in &setups {
-        bench(label, tb, &positions);
-    }
+    let results: Vec<Rates> = setups
+        .iter()
+        .map(|(label, tb)| bench(label, tb, &positions))
+        .collect();
+    println!(
+        "compressed without kept blocks / plain, 1 thread: probe_wdl {:.2}x, probe {:.2}x",
+        results[2].wdl / results[0].wdl,
+        results[2].dtm / results[0].dtm
+    );
     // The compressed tables answer like the plain ones.
     for p in positions.iter().take(100_000) {
-        assert_eq!(setups[0].1.probe(p).unwrap(), setups[1].1.probe(p).unwrap());
+        assert_eq!(setups[0].1.probe(p).unwrap(), setups[2].1.probe(p).unwrap());
     }
 }
 
-fn bench(label: &str, tb: &Tablebase, positions: &[Position]) {
+/// One-thread rates (M probes/s) of one setup.
+struct Rates {
+    wdl: f64,
+    dtm: f64,
+}
+
+fn bench(label: &str, tb: &Tablebase, positions: &[Position]) -> Rates {
     // Warm up: open every table, fault its pages in (and decode the blocks
     // that are kept).
     for p in positions {
@@ -132,6 +208,7 @@ fn bench(label: &str, tb: &Tablebase, positions: &[Position]) {
         t.elapsed()
     };
     println!("{label}:");
+    let mut rates = Rates { wdl: 0.0, dtm: 0.0 };
     for wdl_only in [true, false] {
         let name = if wdl_only { "probe_wdl" } else { "probe    " };
         let best = |threads| (0..3).map(|_| run(threads, wdl_only)).min().unwrap();
@@ -144,21 +221,34 @@ fn bench(label: &str, tb: &Tablebase, positions: &[Position]) {
             rate(two, 2),
             one.as_secs_f64() / two.as_secs_f64()
         );
+        *(if wdl_only {
+            &mut rates.wdl
+        } else {
+            &mut rates.dtm
+        }) = rate(one, 1);
     }
-    let mut lat: Vec<u64> = positions
-        .iter()
-        .take(200_000)
-        .map(|p| {
-            let t = Instant::now();
-            std::hint::black_box(tb.probe_wdl(p).unwrap());
-            t.elapsed().as_nanos() as u64
-        })
-        .collect();
-    lat.sort_unstable();
-    println!(
-        "  probe_wdl latency (single probes, incl. ~20 ns timer overhead): median {} ns, p99 {} ns, max {} ns",
-        lat[lat.len() / 2],
-        lat[lat.len() * 99 / 100],
-        lat[lat.len() - 1]
-    );
+    for wdl_only in [true, false] {
+        let mut lat: Vec<u64> = positions
+            .iter()
+            .take(200_000)
+            .map(|p| {
+                let t = Instant::now();
+                if wdl_only {
+                    std::hint::black_box(tb.probe_wdl(p).unwrap());
+                } else {
+                    std::hint::black_box(tb.probe(p).unwrap());
+                }
+                t.elapsed().as_nanos() as u64
+            })
+            .collect();
+        lat.sort_unstable();
+        println!(
+            "  {} latency (single probes, incl. ~20 ns timer overhead): median {} ns, p99 {} ns, max {} ns",
+            if wdl_only { "probe_wdl" } else { "probe    " },
+            lat[lat.len() / 2],
+            lat[lat.len() * 99 / 100],
+            lat[lat.len() - 1]
+        );
+    }
+    rates
 }

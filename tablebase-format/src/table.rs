@@ -478,6 +478,19 @@ impl Table {
         }
     }
 
+    /// The value of slot `i`, or `None` when the slot holds no position
+    /// (unused index slots): for scans over every slot.
+    pub fn stored_value(&self, i: u64) -> Result<Option<Value>, TableError> {
+        if i >= self.index.size() {
+            return Err(self.corrupt(format!("slot {i} out of range")));
+        }
+        match &self.layout {
+            None => Ok(decode(self.raw_plain(i)?)),
+            Some(_) if !self.index.is_canonical_slot(i) => Ok(None),
+            Some(layout) => self.value_compressed(layout, i).map(Some),
+        }
+    }
+
     /// Win, draw or loss at slot `i`: reads only the WDL stream of
     /// compressed tables.
     #[inline]

@@ -2,6 +2,7 @@
 
 use crate::common::{human_bytes, CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
+use jungletb_analysis::histogram::histogram;
 use jungletb_format::{
     table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
@@ -33,9 +34,16 @@ pub struct StatsArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// One JSON object per material, then one per piece count. (Reads table
-    /// headers only; `verify` checks the values.)
+    /// headers only, unless --histograms; `verify` checks the values.)
     #[arg(long)]
     json: bool,
+    /// Also read every value: distance histograms per side to move and a
+    /// position of each side's longest win and loss.
+    #[arg(long)]
+    histograms: bool,
+    /// Worker threads for --histograms (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 pub fn run_info(a: InfoArgs) -> CmdResult {
@@ -251,25 +259,61 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         rows.push((h, bytes));
     }
     rows.sort_by_key(|(h, _)| (h.material.piece_count(), h.material.to_string()));
+    let histograms = if a.histograms {
+        let pool = crate::common::thread_pool(a.threads)?;
+        let tb = jungletb_format::Tablebase::with_dir(dir.clone(), rules.clone());
+        rows.iter()
+            .map(|(h, _)| {
+                let t = tb.table(h.material).map_err(|e| e.to_string())?;
+                pool.install(|| histogram(&t)).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?
+    } else {
+        Vec::new()
+    };
     if a.json {
-        for (h, bytes) in &rows {
+        for (k, (h, bytes)) in rows.iter().enumerate() {
             let side = |c: Color| {
                 let s = h.side(c);
                 json!({"wins": s.wins, "losses": s.losses, "draws": s.draws,
                        "longest_win": s.longest_win, "longest_loss": s.longest_loss})
             };
-            outln!(
-                "{}",
-                json!({
-                    "material": h.material.to_string(),
-                    "pieces": h.material.piece_count(),
-                    "positions": h.sides.iter().map(|s| s.positions).sum::<u64>(),
-                    "slots": h.index_size,
-                    "bytes": bytes,
-                    "white_to_move": side(Color::White),
-                    "black_to_move": side(Color::Black),
-                })
-            );
+            let mut doc = json!({
+                "material": h.material.to_string(),
+                "pieces": h.material.piece_count(),
+                "positions": h.sides.iter().map(|s| s.positions).sum::<u64>(),
+                "slots": h.index_size,
+                "bytes": bytes,
+                "white_to_move": side(Color::White),
+                "black_to_move": side(Color::Black),
+            });
+            if let Some(hist) = histograms.get(k) {
+                for c in Color::ALL {
+                    let hs = hist.side(c);
+                    let example = |e: &Option<(Value, Position)>| {
+                        e.as_ref().map(
+                            |(v, p)| json!({"position": p.to_string(), "value": v.to_string()}),
+                        )
+                    };
+                    let key = if c == Color::White {
+                        "white_to_move"
+                    } else {
+                        "black_to_move"
+                    };
+                    let o = doc[key].as_object_mut().expect("an object");
+                    o.insert("win_plies".into(), json!(hs.wins));
+                    o.insert("loss_plies".into(), json!(hs.losses));
+                    o.insert(
+                        "longest_win_example".into(),
+                        json!(example(&hs.longest_win)),
+                    );
+                    o.insert(
+                        "longest_loss_example".into(),
+                        json!(example(&hs.longest_loss)),
+                    );
+                }
+            }
+            outln!("{doc}");
         }
         for (n, t) in &by_count {
             outln!(
@@ -295,7 +339,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         "maxW",
         "maxL"
     );
-    for (h, _) in &rows {
+    for (k, (h, _)) in rows.iter().enumerate() {
         let (w, b) = (h.side(Color::White), h.side(Color::Black));
         let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
         outln!(
@@ -308,6 +352,14 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             w.longest_win.max(b.longest_win),
             w.longest_loss.max(b.longest_loss),
         );
+        if let Some(hist) = histograms.get(k) {
+            for c in Color::ALL {
+                let hs = hist.side(c);
+                for (v, p) in hs.longest_win.iter().chain(&hs.longest_loss) {
+                    outln!("{:<10} {v}: {p}", "");
+                }
+            }
+        }
     }
     outln!();
     for (n, t) in &by_count {

@@ -199,6 +199,53 @@ pub fn duration(s: f64) -> String {
     }
 }
 
+/// The materials with a table (plain or compressed) of `rules` in `dir`,
+/// sorted by piece count then name; only `materials` if given (an unknown
+/// name, or one without a table, is an error).
+pub fn materials_in(
+    dir: &Path,
+    rules: &Ruleset,
+    materials: &[String],
+) -> Result<Vec<jungletb_indexer::Material>, String> {
+    let files = jungletb_format::table_files(dir).map_err(|e| e.to_string())?;
+    let files = only_materials(files, materials)?;
+    let mut out = Vec::new();
+    for f in &files {
+        let h = Header::read(f).map_err(|e| e.to_string())?;
+        h.check_ruleset(rules, f).map_err(|e| e.to_string())?;
+        out.push(h.material);
+    }
+    out.sort_by_key(|m| (m.piece_count(), m.to_string()));
+    out.dedup();
+    if out.is_empty() {
+        return Err(if materials.is_empty() {
+            format!("no tables in '{}'", dir.display())
+        } else {
+            format!(
+                "no table of {} in '{}'",
+                materials.join(", "),
+                dir.display()
+            )
+        });
+    }
+    Ok(out)
+}
+
+/// A progress bar over `n` tables on standard error (drawn only on a
+/// terminal, hidden with `quiet`).
+pub fn table_bar(n: usize, quiet: bool) -> indicatif::ProgressBar {
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(n as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("tables {bar:30} {pos}/{len} {msg}")
+            .expect("a valid template"),
+    );
+    bar
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ macro_rules! outln {
     };
 }
 
+mod cmd_compare;
 mod cmd_compress;
 mod cmd_generate;
 mod cmd_info;
@@ -22,6 +23,7 @@ mod cmd_plan;
 mod cmd_probe;
 mod cmd_rules;
 mod cmd_verify;
+mod cmd_zugzwangs;
 mod common;
 mod progress;
 
@@ -59,6 +61,10 @@ enum Command {
     Stats(cmd_info::StatsArgs),
     /// List the rule sets and options, or resolve one rule set.
     Rules(cmd_rules::Args),
+    /// Mutual and half zugzwangs per material, with examples.
+    Zugzwangs(cmd_zugzwangs::Args),
+    /// Which positions change value between two rule sets.
+    CompareRules(cmd_compare::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +79,8 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd_info::run_info(a),
         Command::Stats(a) => cmd_info::run_stats(a),
         Command::Rules(a) => cmd_rules::run(a),
+        Command::Zugzwangs(a) => cmd_zugzwangs::run(a),
+        Command::CompareRules(a) => cmd_compare::run(a),
     };
     match result {
         Ok(code) => code,
