@@ -49,7 +49,7 @@ pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ2";
 /// Slots per DTM block.
 pub const DTM_BLOCK_SLOTS: u32 = 8192;
 /// zstd level for DTM blocks.
-pub const DEFAULT_ZSTD_LEVEL: i32 = 12;
+pub const DEFAULT_ZSTD_LEVEL: i32 = 19;
 
 const FIXED_LEN: usize = 32;
 const WDL_DRAW: u8 = 0;

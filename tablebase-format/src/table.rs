@@ -403,23 +403,30 @@ impl Table {
     fn wdl_block_of(&self, layout: &Layout, i: u64) -> Result<(u64, u64), TableError> {
         let w = &layout.wdl;
         let mut b = self.u32_at(w.sparse_at + 4 * (i >> w.sparse_shift))? as u64;
-        let mut start = self.u32_at(w.starts_at + 4 * b)? as u64;
         // Block starts were checked at open (increasing, ending at the
         // index size), so this stops within the table.
         loop {
-            let next = self.u32_at(w.starts_at + 4 * (b + 1))? as u64;
+            let (start, next) = with_range(&self.source, w.starts_at + 4 * b, 8, |x| {
+                (
+                    u32::from_le_bytes(x[..4].try_into().expect("4 bytes")) as u64,
+                    u32::from_le_bytes(x[4..].try_into().expect("4 bytes")) as u64,
+                )
+            })
+            .map_err(|e| self.io_error(e))?;
             if i < next || b + 1 >= w.blocks {
                 return Ok((b, start));
             }
             b += 1;
-            start = next;
         }
     }
 
     fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
         let (b, start) = self.wdl_block_of(layout, i)?;
         let at = layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
-        with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
+        // The DTM block index follows the last WDL block, so 8 bytes past
+        // any block are in the file: the decoder reads the block in place.
+        let len = wdl_code::BLOCK_BYTES + 8;
+        with_range(&self.source, at, len, |block| {
             layout.wdl.decoder.value_in_block(block, start, i)
         })
         .map_err(|e| self.io_error(e))?

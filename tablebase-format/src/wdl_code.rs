@@ -517,11 +517,22 @@ impl Decoder {
 
     /// Calls `each(symbol)` for the symbols of `block` in order until it
     /// returns `false`; `None` if the bits stop being codes first.
+    /// `block` may carry 8 bytes after the block (any bytes): the bits are
+    /// then read in place, else from a padded copy.
     #[inline]
-    fn walk(&self, block: &[u8], mut each: impl FnMut(usize) -> bool) -> Option<()> {
+    fn walk(&self, block: &[u8], each: impl FnMut(usize) -> bool) -> Option<()> {
+        if block.len() >= BLOCK_BYTES + 8 {
+            return self.walk_padded(block, each);
+        }
         let mut buf = [0u8; BLOCK_BYTES + 8];
         let n = block.len().min(BLOCK_BYTES);
         buf[..n].copy_from_slice(&block[..n]);
+        self.walk_padded(&buf, each)
+    }
+
+    /// [`Decoder::walk`] over a block followed by at least 8 bytes.
+    #[inline]
+    fn walk_padded(&self, buf: &[u8], mut each: impl FnMut(usize) -> bool) -> Option<()> {
         let mut bit = 0usize;
         while bit < BLOCK_BYTES * 8 {
             let at = bit / 8;
@@ -537,7 +548,8 @@ impl Decoder {
     }
 
     /// The value (0 draw, 1 win, 2 loss) of `slot` in `block`, whose first
-    /// slot is `start`. `None` if the block does not decode (corrupt data).
+    /// slot is `start` (`block` may carry 8 more bytes, see `walk`). `None`
+    /// if the block does not decode (corrupt data).
     #[inline]
     pub fn value_in_block(&self, block: &[u8], start: u64, slot: u64) -> Option<u8> {
         let mut pos = start;
