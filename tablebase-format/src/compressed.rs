@@ -48,8 +48,9 @@ use jungletb_rules::{Value, Wdl};
 pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ2";
 /// Slots per DTM block.
 pub const DTM_BLOCK_SLOTS: u32 = 8192;
-/// zstd level for DTM blocks.
-pub const DEFAULT_ZSTD_LEVEL: i32 = 19;
+/// zstd level for DTM blocks (`jungletb compress --level`): 19 writes
+/// about 7 % smaller distance blocks in about three times the time.
+pub const DEFAULT_ZSTD_LEVEL: i32 = 12;
 
 const FIXED_LEN: usize = 32;
 const WDL_DRAW: u8 = 0;
