@@ -41,6 +41,10 @@ pub const MAX_SYMBOLS: usize = 4096;
 /// A pair is replaced only if it occurs at least this often (a symbol
 /// costs 9 bytes of dictionary and code length).
 const MIN_PAIR_COUNT: u32 = 16;
+/// Deepest pair tree Re-Pair may build (see `re_pair`): measured on 8
+/// tables of 3 and 4 pieces, no limit 0.2849 bits per position, 10 levels
+/// 0.2852, 8 levels 0.2861, 6 levels 0.2908, 4 levels 0.3216.
+const MAX_DEPTH: u8 = 8;
 /// Marks a base symbol in [`Symbol::left`].
 const BASE: u32 = 1 << 31;
 
@@ -218,6 +222,10 @@ fn base_symbols(values: &[u8]) -> (Vec<u32>, Vec<Symbol>) {
 /// full.
 fn re_pair(seq: &mut Vec<u32>, symbols: &mut Vec<Symbol>) {
     let key = |a: u32, b: u32| (a as u64) << 32 | b as u64;
+    // Depth of each symbol's pair tree (0 for a run): a probe walks down
+    // one tree, a chain of dependent reads, so trees are kept shallow.
+    let mut depth: Vec<u8> = vec![0; symbols.len()];
+    let depth_of = |depth: &[u8], k: u64| depth[(k >> 32) as usize].max(depth[k as u32 as usize]) + 1;
     while symbols.len() < MAX_SYMBOLS && seq.len() > 1 {
         let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
         for w in seq.windows(2) {
@@ -225,7 +233,7 @@ fn re_pair(seq: &mut Vec<u32>, symbols: &mut Vec<Symbol>) {
         }
         let mut top: Vec<(u32, u64)> = counts
             .into_iter()
-            .filter(|&(_, c)| c >= MIN_PAIR_COUNT)
+            .filter(|&(k, c)| c >= MIN_PAIR_COUNT && depth_of(&depth, k) <= MAX_DEPTH)
             .map(|(k, c)| (c, k))
             .collect();
         if top.is_empty() {
@@ -240,6 +248,7 @@ fn re_pair(seq: &mut Vec<u32>, symbols: &mut Vec<Symbol>) {
         top.truncate(batch);
         let mut new_id: FxHashMap<u64, u32> = FxHashMap::default();
         for &(_, k) in &top {
+            depth.push(depth_of(&depth, k));
             new_id.insert(k, symbols.len() as u32);
             symbols.push(Symbol {
                 left: (k >> 32) as u32,
@@ -668,6 +677,14 @@ mod tests {
             e.symbols.iter().any(|s| s.left & BASE == 0),
             "pairs must have been formed"
         );
+        // Pair trees stay within the depth a probe is allowed to walk.
+        let mut depth = vec![0u8; e.symbols.len()];
+        for (i, s) in e.symbols.iter().enumerate() {
+            if s.left & BASE == 0 {
+                depth[i] = depth[s.left as usize].max(depth[s.right as usize]) + 1;
+            }
+        }
+        assert!(depth.iter().all(|&d| d <= MAX_DEPTH), "{:?}", depth.iter().max());
         assert_eq!(decode_all(&e), values);
         for v in [vec![1u8; 100_000], vec![2u8], vec![]] {
             assert_eq!(decode_all(&encode(&v)), v);

@@ -1,6 +1,8 @@
 //! `jungletb compare-rules`: which values change between two rule sets.
 
-use crate::common::{materials_in, table_bar, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::common::{
+    materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
+};
 use clap::Args as ClapArgs;
 use jungletb_analysis::compare::{compare_material, Comparison, CATEGORY_NAMES};
 use jungletb_format::{table_dir, Tablebase};
@@ -29,15 +31,8 @@ pub struct Args {
     /// How many of the most affected materials to list.
     #[arg(long, default_value_t = 5, value_name = "N")]
     top: usize,
-    /// One JSON object per material, then one per piece count.
-    #[arg(long)]
-    json: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// No progress bar.
-    #[arg(short, long)]
-    quiet: bool,
+    #[command(flatten)]
+    scan: ScanArgs,
 }
 
 fn comparison_json(c: &Comparison) -> serde_json::Value {
@@ -108,11 +103,11 @@ pub fn run(a: Args) -> CmdResult {
         Tablebase::with_dir(dir_a, rules_a),
         Tablebase::with_dir(dir_b, rules_b),
     );
-    let pool = thread_pool(a.threads)?;
-    let bar = table_bar(materials.len(), a.quiet || a.json);
+    let pool = thread_pool(a.scan.threads)?;
+    let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
     let mut by_count: BTreeMap<u32, Comparison> = BTreeMap::new();
     let mut all = Vec::new();
-    if !a.json {
+    if !a.scan.json {
         outln!("{label_a} (A) against {label_b} (B): positions of A's tables, looked up under B");
         outln!(
             "{:<10} {:>12} {:>10} {:>8}  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
@@ -139,7 +134,7 @@ pub fn run(a: Args) -> CmdResult {
             .entry(m.piece_count())
             .or_insert_with(|| Comparison::new(m));
         *t = t.clone().merge(c.clone());
-        if a.json {
+        if a.scan.json {
             outln!("{}", comparison_json(&c));
         } else {
             let ch = &c.changes;
@@ -164,7 +159,7 @@ pub fn run(a: Args) -> CmdResult {
     }
     bar.finish_and_clear();
     for (n, t) in &by_count {
-        if a.json {
+        if a.scan.json {
             let mut j = comparison_json(t);
             let o = j.as_object_mut().expect("an object");
             o.remove("material");
@@ -185,7 +180,7 @@ pub fn run(a: Args) -> CmdResult {
             );
         }
     }
-    if !a.json {
+    if !a.scan.json {
         all.sort_by(|x, y| {
             share(y.changed(), y.positions)
                 .total_cmp(&share(x.changed(), x.positions))

@@ -1,6 +1,8 @@
 //! `jungletb zugzwangs`: mutual and half zugzwangs per material.
 
-use crate::common::{materials_in, table_bar, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::common::{
+    materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
+};
 use clap::Args as ClapArgs;
 use jungletb_analysis::zugzwang::{scan_material, Example, Report};
 use jungletb_format::{table_dir, Tablebase};
@@ -21,15 +23,8 @@ pub struct Args {
     /// Examples per material, longest first.
     #[arg(long, default_value_t = 3, value_name = "N")]
     limit: usize,
-    /// One JSON object per material, then one per piece count.
-    #[arg(long)]
-    json: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// No progress bar.
-    #[arg(short, long)]
-    quiet: bool,
+    #[command(flatten)]
+    scan: ScanArgs,
 }
 
 fn example_json(e: &Example) -> serde_json::Value {
@@ -46,10 +41,10 @@ pub fn run(a: Args) -> CmdResult {
     let dir = table_dir(&a.tables.path, &rules);
     let materials = materials_in(&dir, &rules, &a.materials)?;
     let tb = Tablebase::with_dir(dir, rules);
-    let pool = thread_pool(a.threads)?;
-    let bar = table_bar(materials.len(), a.quiet || a.json);
+    let pool = thread_pool(a.scan.threads)?;
+    let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
     let mut totals: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
-    if !a.json {
+    if !a.scan.json {
         outln!(
             "{:<10} {:>14} {:>14}  longest examples (White to move / Black to move)",
             "material",
@@ -67,7 +62,7 @@ pub fn run(a: Args) -> CmdResult {
         t.0 += 1;
         t.1 += r.mutual;
         t.2 += r.half;
-        if a.json {
+        if a.scan.json {
             outln!(
                 "{}",
                 json!({
@@ -112,7 +107,7 @@ pub fn run(a: Args) -> CmdResult {
     }
     bar.finish_and_clear();
     for (n, (tables, mutual, half)) in &totals {
-        if a.json {
+        if a.scan.json {
             outln!(
                 "{}",
                 json!({"pieces": n, "tables": tables, "mutual": mutual, "half": half})

@@ -199,6 +199,21 @@ pub fn duration(s: f64) -> String {
     }
 }
 
+/// Output and work options of the whole-table scans (`zugzwangs`,
+/// `compare-rules`).
+#[derive(Args, Debug, Clone)]
+pub struct ScanArgs {
+    /// One JSON object per material, then one per piece count.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 /// The materials with a table (plain or compressed) of `rules` in `dir`,
 /// sorted by piece count then name; only `materials` if given (an unknown
 /// name, or one without a table, is an error).
