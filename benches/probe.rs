@@ -140,6 +140,9 @@ fn main() {
     );
     let pread = TablebaseOptions {
         backend: Backend::Pread,
+        // One open file per table (the default cap, 512, is below the
+        // 1,114 tables up to 4 pieces).
+        max_open_files: setup.materials.len() as u64,
         ..TablebaseOptions::default()
     };
     let no_keep = TablebaseOptions {

@@ -225,7 +225,8 @@ fn re_pair(seq: &mut Vec<u32>, symbols: &mut Vec<Symbol>) {
     // Depth of each symbol's pair tree (0 for a run): a probe walks down
     // one tree, a chain of dependent reads, so trees are kept shallow.
     let mut depth: Vec<u8> = vec![0; symbols.len()];
-    let depth_of = |depth: &[u8], k: u64| depth[(k >> 32) as usize].max(depth[k as u32 as usize]) + 1;
+    let depth_of =
+        |depth: &[u8], k: u64| depth[(k >> 32) as usize].max(depth[k as u32 as usize]) + 1;
     while symbols.len() < MAX_SYMBOLS && seq.len() > 1 {
         let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
         for w in seq.windows(2) {
@@ -684,7 +685,11 @@ mod tests {
                 depth[i] = depth[s.left as usize].max(depth[s.right as usize]) + 1;
             }
         }
-        assert!(depth.iter().all(|&d| d <= MAX_DEPTH), "{:?}", depth.iter().max());
+        assert!(
+            depth.iter().all(|&d| d <= MAX_DEPTH),
+            "{:?}",
+            depth.iter().max()
+        );
         assert_eq!(decode_all(&e), values);
         for v in [vec![1u8; 100_000], vec![2u8], vec![]] {
             assert_eq!(decode_all(&encode(&v)), v);
