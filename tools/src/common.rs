@@ -222,6 +222,13 @@ pub fn materials_in(
     rules: &Ruleset,
     materials: &[String],
 ) -> Result<Vec<jungletb_indexer::Material>, String> {
+    if !dir.is_dir() {
+        return Err(format!(
+            "no tables of rule set '{}': '{}' is not a directory (make them with `jungletb generate --ruleset …`)",
+            rules.label(),
+            dir.display()
+        ));
+    }
     let files = jungletb_format::table_files(dir).map_err(|e| e.to_string())?;
     let files = only_materials(files, materials)?;
     let mut out = Vec::new();

@@ -658,3 +658,68 @@ fn info_rules_and_verify_speak_json() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("is a directory"), "{:?}", text(&o));
 }
+
+#[test]
+fn zugzwangs_and_compare_rules_answer_in_text_and_json() {
+    let root = tables().to_str().unwrap();
+    let o = run(&[
+        "zugzwangs",
+        "--tables",
+        root,
+        "--json",
+        "--material",
+        "RvR",
+        "--limit",
+        "2",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let lines: Vec<serde_json::Value> = text(&o)
+        .0
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["material"], "RvR");
+    assert!(lines[0]["mutual"].as_u64().unwrap() > 0);
+    assert_eq!(lines[0]["examples"].as_array().unwrap().len(), 2);
+    assert_eq!(lines[1]["pieces"], 2);
+    // Against a rule set with no tables: a clear error naming it.
+    let o = run(&["compare-rules", "--tables", root, "--against", "leiden"]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).1.contains("no tables of rule set 'leiden'"),
+        "{:?}",
+        text(&o)
+    );
+    // With leiden tables: RvR changes (a Rat on land may take a Rat in the water).
+    let o = run(&[
+        "generate",
+        "--max-pieces",
+        "2",
+        "--ruleset",
+        "leiden",
+        "--out",
+        root,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = run(&[
+        "compare-rules",
+        "--tables",
+        root,
+        "--against",
+        "leiden",
+        "--material",
+        "RvR",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (out, _) = text(&o);
+    assert!(
+        out.contains("RvR") && out.contains("most affected"),
+        "{out}"
+    );
+    let o = run(&["stats", "--tables", root, "--histograms", "--json"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let first: serde_json::Value =
+        serde_json::from_str(text(&o).0.lines().next().unwrap()).unwrap();
+    assert!(first["white_to_move"]["win_plies"].is_array());
+}
