@@ -690,27 +690,34 @@ fn zugzwangs_and_compare_rules_answer_in_text_and_json() {
         "{:?}",
         text(&o)
     );
-    // With leiden tables: RvR changes (a Rat on land may take a Rat in the water).
-    let o = run(&[
-        "generate",
-        "--max-pieces",
-        "2",
-        "--ruleset",
-        "leiden",
-        "--out",
-        root,
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{:?}", text(&o));
-    let o = run(&[
+    // With leiden tables (in a root of their own, beside standard ones):
+    // RvR changes (a Rat on land may take a Rat in the water).
+    let both = tempfile::tempdir().unwrap();
+    let both_root = both.path().to_str().unwrap();
+    for ruleset in ["standard", "leiden"] {
+        let args = [
+            "generate",
+            "--max-pieces",
+            "2",
+            "--ruleset",
+            ruleset,
+            "--out",
+            both_root,
+            "-q",
+        ];
+        let o = run(&args);
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let args = [
         "compare-rules",
         "--tables",
-        root,
+        both_root,
         "--against",
         "leiden",
         "--material",
         "RvR",
-    ]);
+    ];
+    let o = run(&args);
     assert!(o.status.success(), "{:?}", text(&o));
     let (out, _) = text(&o);
     assert!(
