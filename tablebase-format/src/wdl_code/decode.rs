@@ -1,0 +1,216 @@
+//! Answering probes: canonical Huffman decoding up to the probed slot and
+//! a walk down one symbol's pair tree.
+
+use super::{
+    canonical_codes, canonical_order, symbol_lengths, Symbol, BASE, BLOCK_BYTES, MAX_CODE_LEN,
+    MAX_SYMBOLS,
+};
+
+/// A decoder for one stream: canonical Huffman limits and the dictionary,
+/// renumbered in canonical order so that a code's position among the codes
+/// of its length gives its symbol without a lookup table. Per decoded
+/// symbol a probe touches `last` (one cache line) and one `slot_len` entry.
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    /// Per code length `l`: the largest window (next 64 bits, left-aligned)
+    /// that starts with a code of length ≤ `l`; index `MAX_CODE_LEN + 1`
+    /// is a sentinel.
+    last: [u64; MAX_CODE_LEN as usize + 2],
+    /// Per code length: the first code, left-aligned in 64 bits.
+    first: [u64; MAX_CODE_LEN as usize + 1],
+    /// Per code length: the (renumbered) symbol of its first code.
+    offset: [u32; MAX_CODE_LEN as usize + 1],
+    /// Shortest code length.
+    min_len: u32,
+    /// Slots per (renumbered) symbol.
+    slot_len: Box<[u32]>,
+    /// Per (renumbered) symbol: `[BASE | value, run length, 0]`, or its two
+    /// halves and the left half's length (one read per level of descent).
+    pairs: Box<[[u32; 3]]>,
+}
+
+impl Decoder {
+    /// Builds the decoder, or says why the dictionary or code lengths are
+    /// not usable.
+    pub fn new(symbols: &[Symbol], lens: &[u8]) -> Result<Decoder, String> {
+        if lens.len() != symbols.len() || symbols.len() > MAX_SYMBOLS {
+            return Err(format!(
+                "{} symbols with {} code lengths",
+                symbols.len(),
+                lens.len()
+            ));
+        }
+        if let Some(l) = lens.iter().find(|&&l| l as u32 > MAX_CODE_LEN) {
+            return Err(format!("code length {l} above {MAX_CODE_LEN}"));
+        }
+        let kraft: u64 = lens
+            .iter()
+            .filter(|&&l| l > 0)
+            .map(|&l| 1u64 << (MAX_CODE_LEN - l as u32))
+            .sum();
+        if kraft > 1u64 << MAX_CODE_LEN {
+            return Err("over-full Huffman code".into());
+        }
+        let lengths = symbol_lengths(symbols)?;
+        // Renumber: coded symbols in canonical order first, then the rest.
+        let mut order = canonical_order(lens);
+        order.extend((0..symbols.len()).filter(|&s| lens[s] == 0));
+        let mut new_id = vec![0u32; symbols.len()];
+        for (i, &s) in order.iter().enumerate() {
+            new_id[s] = i as u32;
+        }
+        let slot_len = order.iter().map(|&s| lengths[s] as u32).collect();
+        let pairs = order
+            .iter()
+            .map(|&s| {
+                let sym = symbols[s];
+                if sym.left & BASE != 0 {
+                    [sym.left, sym.right, 0]
+                } else {
+                    [
+                        new_id[sym.left as usize],
+                        new_id[sym.right as usize],
+                        lengths[sym.left as usize] as u32,
+                    ]
+                }
+            })
+            .collect();
+        let codes = canonical_codes(lens);
+        let mut first = [0u64; MAX_CODE_LEN as usize + 1];
+        let mut offset = [0u32; MAX_CODE_LEN as usize + 1];
+        let mut count = [0u64; MAX_CODE_LEN as usize + 1];
+        for (i, &s) in order.iter().take_while(|&&s| lens[s] > 0).enumerate() {
+            let (code, len) = codes[s];
+            let l = len as usize;
+            if count[l] == 0 {
+                first[l] = (code as u64) << (64 - len as u32);
+                offset[l] = i as u32;
+            }
+            count[l] += 1;
+        }
+        let min_len = (1..=MAX_CODE_LEN)
+            .find(|&l| count[l as usize] > 0)
+            .unwrap_or(1);
+        let mut last = [0u64; MAX_CODE_LEN as usize + 2];
+        let mut prev: u128 = 0; // end of the codes so far, left-aligned (exclusive)
+        for l in 1..=MAX_CODE_LEN as usize {
+            if count[l] > 0 {
+                prev = ((first[l] as u128 >> (64 - l)) + count[l] as u128) << (64 - l);
+            }
+            // Below the shortest length nothing decodes; `symbol` starts
+            // its search at the shortest length.
+            last[l] = (prev.max(1) - 1).min(u64::MAX as u128) as u64;
+        }
+        last[MAX_CODE_LEN as usize + 1] = u64::MAX;
+        Ok(Decoder {
+            last,
+            first,
+            offset,
+            min_len,
+            slot_len,
+            pairs,
+        })
+    }
+
+    /// The (renumbered) symbol at the front of `window` (the next bits,
+    /// left-aligned) and its code length, `None` if the bits are no code.
+    #[inline]
+    fn symbol(&self, window: u64) -> Option<(usize, u32)> {
+        let mut l = self.min_len as usize;
+        while window > self.last[l] {
+            l += 1;
+        }
+        if l > MAX_CODE_LEN as usize {
+            return None;
+        }
+        let i = (window - self.first[l]) >> (64 - l);
+        Some(((self.offset[l] as u64 + i) as usize, l as u32))
+    }
+
+    /// Calls `each(symbol)` for the symbols of `block` in order until it
+    /// returns `false`; `None` if the bits stop being codes first.
+    /// `block` may carry 8 bytes after the block (any bytes): the bits are
+    /// then read in place, else from a padded copy.
+    #[inline]
+    fn walk(&self, block: &[u8], each: impl FnMut(usize) -> bool) -> Option<()> {
+        if block.len() >= BLOCK_BYTES + 8 {
+            return self.walk_padded(block, each);
+        }
+        let mut buf = [0u8; BLOCK_BYTES + 8];
+        let n = block.len().min(BLOCK_BYTES);
+        buf[..n].copy_from_slice(&block[..n]);
+        self.walk_padded(&buf, each)
+    }
+
+    /// [`Decoder::walk`] over a block followed by at least 8 bytes.
+    #[inline]
+    fn walk_padded(&self, buf: &[u8], mut each: impl FnMut(usize) -> bool) -> Option<()> {
+        let mut bit = 0usize;
+        while bit < BLOCK_BYTES * 8 {
+            let at = bit / 8;
+            let window =
+                u64::from_be_bytes(buf[at..at + 8].try_into().expect("8 bytes")) << (bit % 8);
+            let (sym, len) = self.symbol(window)?;
+            bit += len as usize;
+            if bit > BLOCK_BYTES * 8 || !each(sym) {
+                return (bit <= BLOCK_BYTES * 8).then_some(());
+            }
+        }
+        None
+    }
+
+    /// The value (0 draw, 1 win, 2 loss) of `slot` in `block`, whose first
+    /// slot is `start` (`block` may carry 8 more bytes, see `walk`). `None`
+    /// if the block does not decode (corrupt data).
+    #[inline]
+    pub fn value_in_block(&self, block: &[u8], start: u64, slot: u64) -> Option<u8> {
+        let mut pos = start;
+        let mut found = None;
+        self.walk(block, |sym| {
+            let next = pos + self.slot_len[sym] as u64;
+            if slot < next {
+                found = Some(sym);
+                return false;
+            }
+            pos = next;
+            true
+        })?;
+        // Down the pair tree to the base symbol holding the slot.
+        let (mut sym, mut off) = (found?, (slot - pos) as u32);
+        loop {
+            let [left, right, left_len] = self.pairs[sym];
+            if left & BASE != 0 {
+                return Some((left & !BASE) as u8);
+            }
+            if off < left_len {
+                sym = left as usize;
+            } else {
+                off -= left_len;
+                sym = right as usize;
+            }
+        }
+    }
+
+    /// Appends the values of the `n` slots of `block` to `out`; `None` if
+    /// the block does not decode to exactly `n` slots.
+    pub fn expand_block(&self, block: &[u8], n: u64, out: &mut Vec<u8>) -> Option<()> {
+        let target = out.len() as u64 + n;
+        let mut stack = Vec::new();
+        self.walk(block, |sym| {
+            stack.push(sym);
+            while let Some(s) = stack.pop() {
+                let [left, right, _] = self.pairs[s];
+                if left & BASE != 0 {
+                    let room = target.saturating_sub(out.len() as u64);
+                    let k = (right as u64).min(room);
+                    out.extend(std::iter::repeat_n((left & !BASE) as u8, k as usize));
+                } else {
+                    stack.push(right as usize);
+                    stack.push(left as usize);
+                }
+            }
+            (out.len() as u64) < target
+        })?;
+        (out.len() as u64 == target).then_some(())
+    }
+}
