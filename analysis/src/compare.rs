@@ -106,8 +106,9 @@ pub fn compare_material(
         .into_par_iter()
         .map(|range| -> Result<Comparison, TableError> {
             let mut c = empty();
-            for i in range {
-                let Some(va) = ta.stored_value(i)? else {
+            let values = ta.stored_values(range.clone())?;
+            for (i, va) in range.zip(values) {
+                let Some(va) = va else {
                     continue;
                 };
                 let Some(pos) = ta.index().position(i) else {

@@ -107,8 +107,9 @@ pub fn histogram(t: &Table) -> Result<Histogram, TableError> {
         .into_par_iter()
         .map(|range| {
             let mut h = Histogram::default();
-            for i in range {
-                if let Some(v) = t.stored_value(i)? {
+            let values = t.stored_values(range.clone())?;
+            for (i, v) in range.zip(values) {
+                if let Some(v) = v {
                     let side = if i < half { &mut h.white } else { &mut h.black };
                     side.add(v, || idx.position(i));
                 }

@@ -123,8 +123,18 @@ pub fn scan_material(
     let scan = |range: std::ops::Range<u64>| -> Result<Report, TableError> {
         let mut r = empty();
         let idx = t.index();
-        for i in range {
-            let Some(w) = t.stored_value(i)? else {
+        // Both sides' values of the chunk in two sequential reads (a
+        // compressed table decodes each block once); White-to-move-only
+        // tables find Black's value through the colour swap, per position.
+        let whites = t.stored_values(range.clone())?;
+        let half = idx.size() / 2;
+        let blacks = if idx.white_to_move_only() {
+            None
+        } else {
+            Some(t.stored_values(range.start + half..range.end + half)?)
+        };
+        for (k, i) in range.enumerate() {
+            let Some(w) = whites[k] else {
                 continue;
             };
             if w.wdl() == jungletb_rules::Wdl::Win {
@@ -133,7 +143,11 @@ pub fn scan_material(
             let Some(pos) = idx.position(i) else {
                 continue;
             };
-            let Some(b) = black_value(&t, i, &pos)? else {
+            let b = match &blacks {
+                Some(b) => b[k],
+                None => black_value(&t, i, &pos)?,
+            };
+            let Some(b) = b else {
                 continue;
             };
             let Some(kind) = classify(w, b) else {

@@ -10,6 +10,7 @@ use jungletb_rules::{Position, Ruleset, Value, Wdl};
 use memmap2::Mmap;
 use std::cell::RefCell;
 use std::fs::File;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -450,23 +451,31 @@ impl Table {
         Ok(compressed::value_from(wdl, half))
     }
 
-    /// Every slot's WDL code of a compressed table, block by block.
-    fn all_wdl(&self, layout: &Layout) -> Result<Vec<u8>, TableError> {
+    /// The WDL codes of the slots of `range` of a compressed table, each
+    /// block decoded once: the first slot of the first block touched, and
+    /// the codes from there to the end of the last block touched.
+    fn wdl_codes(&self, layout: &Layout, range: Range<u64>) -> Result<(u64, Vec<u8>), TableError> {
         let w = &layout.wdl;
-        let mut out = Vec::with_capacity(self.index.size() as usize);
-        for b in 0..w.blocks {
-            let (start, end) = (
-                self.u32_at(w.starts_at + 4 * b)? as u64,
-                self.u32_at(w.starts_at + 4 * (b + 1))? as u64,
-            );
+        if range.is_empty() {
+            return Ok((range.start, Vec::new()));
+        }
+        let (mut b, first) = self.wdl_block_of(layout, range.start)?;
+        let mut out = Vec::with_capacity((range.end - range.start) as usize);
+        let mut stack = Vec::new();
+        let mut end = first;
+        while end < range.end && b < w.blocks {
+            let next = self.u32_at(w.starts_at + 4 * (b + 1))? as u64;
             let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
             with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
-                w.decoder.expand_block(block, end - start, &mut out)
+                w.decoder
+                    .expand_block(block, next - end, &mut out, &mut stack)
             })
             .map_err(|e| self.io_error(e))?
             .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
+            end = next;
+            b += 1;
         }
-        Ok(out)
+        Ok((first, out))
     }
 
     /// The value of slot `i`, which must hold a position (`i` below the
@@ -486,7 +495,8 @@ impl Table {
     }
 
     /// The value of slot `i`, or `None` when the slot holds no position
-    /// (unused index slots): for scans over every slot.
+    /// (unused index slots). For scans, [`Table::stored_values`] reads a
+    /// range faster.
     pub fn stored_value(&self, i: u64) -> Result<Option<Value>, TableError> {
         if i >= self.index.size() {
             return Err(self.corrupt(format!("slot {i} out of range")));
@@ -496,6 +506,33 @@ impl Table {
             Some(_) if !self.index.is_canonical_slot(i) => Ok(None),
             Some(layout) => self.value_compressed(layout, i).map(Some),
         }
+    }
+
+    /// [`Table::stored_value`] of every slot of `range`, in order: for
+    /// scans. A compressed table decodes each WDL block of the range once
+    /// (not once per slot) and reads distances through the per-thread
+    /// block cache, in slot order.
+    pub fn stored_values(&self, range: Range<u64>) -> Result<Vec<Option<Value>>, TableError> {
+        if range.end > self.index.size() {
+            return Err(self.corrupt(format!("slots {range:?} out of range")));
+        }
+        let Some(layout) = &self.layout else {
+            return range.map(|i| Ok(decode(self.raw_plain(i)?))).collect();
+        };
+        let (first, codes) = self.wdl_codes(layout, range.clone())?;
+        range
+            .map(|i| {
+                if !self.index.is_canonical_slot(i) {
+                    return Ok(None);
+                }
+                let w = codes
+                    .get((i - first) as usize)
+                    .copied()
+                    .and_then(compressed::wdl_of)
+                    .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
+                self.value_with_wdl(layout, i, w).map(Some)
+            })
+            .collect()
     }
 
     /// Win, draw or loss at slot `i`: reads only the WDL stream of
@@ -526,23 +563,19 @@ impl Table {
     /// compressed tables (whose values are not stored) read as unused.
     pub fn raw_values(&self) -> Result<Vec<u16>, TableError> {
         let n = self.index.size();
-        let Some(layout) = &self.layout else {
+        if self.layout.is_none() {
             return (0..n).map(|i| self.raw_plain(i)).collect();
-        };
-        let wdl = self.all_wdl(layout)?;
-        let mut out = Vec::with_capacity(n as usize);
-        for (i, &code) in wdl.iter().enumerate() {
-            let i = i as u64;
-            if !self.index.is_canonical_slot(i) {
-                out.push(RAW_UNUSED);
-                continue;
-            }
-            let w = compressed::wdl_of(code)
-                .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
-            let v = self.value_with_wdl(layout, i, w)?;
-            out.push(encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))?);
         }
-        Ok(out)
+        self.stored_values(0..n)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                None => Ok(RAW_UNUSED),
+                Some(v) => {
+                    encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))
+                }
+            })
+            .collect()
     }
 
     /// Number of bytes of the file.

@@ -192,10 +192,17 @@ impl Decoder {
     }
 
     /// Appends the values of the `n` slots of `block` to `out`; `None` if
-    /// the block does not decode to exactly `n` slots.
-    pub fn expand_block(&self, block: &[u8], n: u64, out: &mut Vec<u8>) -> Option<()> {
+    /// the block does not decode to exactly `n` slots. `stack` is working
+    /// space, reused across calls.
+    pub fn expand_block(
+        &self,
+        block: &[u8],
+        n: u64,
+        out: &mut Vec<u8>,
+        stack: &mut Vec<usize>,
+    ) -> Option<()> {
         let target = out.len() as u64 + n;
-        let mut stack = Vec::new();
+        stack.clear();
         self.walk(block, |sym| {
             stack.push(sym);
             while let Some(s) = stack.pop() {

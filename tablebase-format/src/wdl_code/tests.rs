@@ -12,7 +12,8 @@ fn decode_all(e: &EncodedWdl) -> Vec<u8> {
     let mut expanded = Vec::new();
     for b in 0..blocks {
         let n = (e.starts[b + 1] - e.starts[b]) as u64;
-        d.expand_block(block(b), n, &mut expanded).unwrap();
+        d.expand_block(block(b), n, &mut expanded, &mut Vec::new())
+            .unwrap();
     }
     let probed: Vec<u8> = (0..size)
         .map(|s| {
