@@ -90,11 +90,14 @@ impl Report {
 
 /// Keeps the `limit` longest examples, in a stable order.
 fn keep_longest(examples: &mut Vec<Example>, limit: usize) {
-    examples.sort_by(|a, b| {
-        b.length()
-            .cmp(&a.length())
-            .then(a.kind.cmp(&b.kind))
-            .then_with(|| a.position.to_string().cmp(&b.position.to_string()))
+    // Ties broken by the squares of the pieces: a stable order without
+    // formatting positions inside the sort.
+    examples.sort_by_key(|e| {
+        (
+            std::cmp::Reverse(e.length()),
+            e.kind,
+            e.position.raw_squares(),
+        )
     });
     examples.truncate(limit);
 }
