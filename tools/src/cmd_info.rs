@@ -2,7 +2,7 @@
 
 use crate::common::{human_bytes, CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
-use jungletb_analysis::histogram::histogram;
+use jungletb_analysis::histogram::{histogram, Histogram};
 use jungletb_format::{
     table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
@@ -56,10 +56,17 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
         ));
     }
     let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
+    // `--examples`: one pass over the values finds each side's first
+    // position (in slot order) of its longest win and loss.
+    let examples = if a.examples {
+        Some(histogram(&t).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
     let h = t.header();
     let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
     if a.json {
-        return info_json(&a, &t, &rules);
+        return info_json(&a, &t, &rules, examples.as_ref());
     }
     outln!("file:           {}", a.file.display());
     outln!("material:       {}", h.material);
@@ -114,18 +121,17 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
             s.longest_win,
             s.longest_loss
         );
-        if a.examples {
-            for target in [Value::Win(s.longest_win), Value::Loss(s.longest_loss)] {
-                if let Some(pos) = example(&t, side, target).map_err(|e| e.to_string())? {
-                    outln!("  e.g. {target}: {pos}");
-                }
+        if let Some(hist) = &examples {
+            let hs = hist.side(side);
+            for (v, pos) in hs.longest_win.iter().chain(&hs.longest_loss) {
+                outln!("  e.g. {v}: {pos}");
             }
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset) -> CmdResult {
+fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> CmdResult {
     let h = t.header();
     let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
     let mut sides = serde_json::Map::new();
@@ -138,13 +144,13 @@ fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset) -> CmdResult {
             "wins": s.wins, "losses": s.losses, "draws": s.draws,
             "longest_win": s.longest_win, "longest_loss": s.longest_loss,
         });
-        if a.examples {
-            for (key, target) in [
-                ("longest_win_example", Value::Win(s.longest_win)),
-                ("longest_loss_example", Value::Loss(s.longest_loss)),
+        if let Some(hist) = examples {
+            let hs = hist.side(side);
+            for (key, e) in [
+                ("longest_win_example", &hs.longest_win),
+                ("longest_loss_example", &hs.longest_loss),
             ] {
-                let pos = example(t, side, target).map_err(|e| e.to_string())?;
-                v[key] = pos.map(|p| p.to_string()).into();
+                v[key] = e.as_ref().map(|(_, p)| p.to_string()).into();
             }
         }
         let key = if side == Color::White {
@@ -178,31 +184,6 @@ fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset) -> CmdResult {
     });
     outln!("{doc}");
     Ok(ExitCode::SUCCESS)
-}
-
-/// The first position of `t` with `side` to move and value `target`.
-fn example(
-    t: &Table,
-    side: Color,
-    target: Value,
-) -> Result<Option<Position>, jungletb_format::TableError> {
-    let index = t.index();
-    let size = index.size();
-    let range = match (index.white_to_move_only(), side) {
-        (true, _) => 0..size,
-        (false, Color::White) => 0..size / 2,
-        (false, Color::Black) => size / 2..size,
-    };
-    for i in range {
-        // Unused slots hold no value (reading one is an error).
-        if !index.is_canonical_slot(i) {
-            continue;
-        }
-        if t.value_at(i)? == target {
-            return Ok(index.position(i));
-        }
-    }
-    Ok(None)
 }
 
 #[derive(Default)]
