@@ -8,6 +8,8 @@
 //!   rule sets (which house rules change who wins).
 //! - [`histogram`]: distances per side to move, with an example position of
 //!   the longest win and loss.
+//! - [`piece_map`]: the value of a position with one piece on each square.
+//! - [`svg`]: those maps and histograms as pictures.
 //!
 //! Every scan reads tables through [`jungletb_format::Table`] (memory maps,
 //! plain or compressed), slot range by slot range in parallel, and keeps
@@ -26,5 +28,7 @@
 
 pub mod compare;
 pub mod histogram;
+pub mod piece_map;
 pub mod placements;
+pub mod svg;
 pub mod zugzwang;

@@ -10,6 +10,7 @@
 //!   a memory map or positional reads ([`Backend`]).
 //! - [`Tablebase`]: the front door for probing: values, best moves, the line
 //!   to the end of the game. `Send + Sync`; tables open lazily.
+//!   [`Tablebase::evaluate`] also answers finished games ([`Evaluation`]).
 //!
 //! ```no_run
 //! use jungletb_format::Tablebase;
@@ -25,6 +26,7 @@
 pub mod compressed;
 pub mod encoding;
 mod error;
+mod evaluation;
 pub mod header;
 mod table;
 mod tablebase;
@@ -33,6 +35,7 @@ mod writer;
 
 pub use compressed::CompressedSizes;
 pub use error::{ProbeError, TableError};
+pub use evaluation::{Evaluation, GameOver};
 pub use header::{Header, SideStats, FORMAT_VERSION, MAGIC};
 pub use table::{Backend, Table};
 pub use tablebase::{

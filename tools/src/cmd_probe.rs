@@ -2,7 +2,7 @@
 
 use crate::common::{CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
-use jungletb_format::{ProbeError, RootMove, Tablebase};
+use jungletb_format::{Evaluation, GameOver, ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Move, Position, Ruleset, Value};
 use serde_json::json;
@@ -28,43 +28,9 @@ pub struct Args {
     positions: Vec<String>,
 }
 
-/// Why the game is already over.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Finished {
-    /// A piece stands on the opponent's den.
-    Den,
-    /// A side has no pieces.
-    NoPieces,
-    /// The side to move has no legal move.
-    NoMoves,
-}
-
-impl Finished {
-    fn name(self) -> &'static str {
-        match self {
-            Finished::Den => "den",
-            Finished::NoPieces => "no_pieces",
-            Finished::NoMoves => "no_moves",
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Finished::Den => "a piece stands on the enemy den",
-            Finished::NoPieces => "a side has no pieces left",
-            Finished::NoMoves => "the side to move has no legal move",
-        }
-    }
-}
-
 /// The full answer for one position.
 struct Answer {
-    pos: Position,
-    value: Value,
-    finished: Option<Finished>,
-    /// Every legal move with the value it leads to for the side to move,
-    /// best first.
-    moves: Vec<RootMove>,
+    eval: Evaluation,
     line: Vec<Move>,
 }
 
@@ -91,19 +57,8 @@ impl From<ProbeError> for Failure {
     }
 }
 
-/// A finished game's value for the side to move: lost in 0 if the other
-/// side has won, won in 0 if the side to move has.
-fn finished_value(pos: &Position, winner: Color) -> Value {
-    if pos.side_to_move() == winner {
-        Value::Win(0)
-    } else {
-        Value::Loss(0)
-    }
-}
-
 fn answer(
     tb: &Tablebase,
-    rules: &Ruleset,
     text: &str,
     hint: &dyn Fn(&Position) -> String,
 ) -> Result<Answer, Failure> {
@@ -111,38 +66,6 @@ fn answer(
         kind: "notation",
         message: format!("{e}"),
     })?;
-    let board = rules.board();
-    // A finished game: a piece on the enemy den (the rest must still be a
-    // valid placement), or a side without pieces.
-    let on_den = pos
-        .pieces()
-        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
-    let mut rest = pos;
-    if let Some((_, s)) = on_den {
-        rest.remove(s);
-    }
-    rest.validate(rules).map_err(|e| Failure {
-        kind: "impossible_position",
-        message: e.to_string(),
-    })?;
-    let finished = |value, why| Answer {
-        pos,
-        value,
-        finished: Some(why),
-        moves: Vec::new(),
-        line: Vec::new(),
-    };
-    if let Some((p, _)) = on_den {
-        return Ok(finished(finished_value(&pos, p.color), Finished::Den));
-    }
-    for side in Color::ALL {
-        if pos.count(side) == 0 {
-            return Ok(finished(
-                finished_value(&pos, side.opponent()),
-                Finished::NoPieces,
-            ));
-        }
-    }
     let with_hint = |e: ProbeError| {
         let mut f = Failure::from(e);
         if f.kind == "missing_table" {
@@ -150,16 +73,13 @@ fn answer(
         }
         f
     };
-    let value = tb.probe(&pos).map_err(with_hint)?;
-    let moves = tb.probe_root(&pos).map_err(with_hint)?;
-    let line = tb.line(&pos).map_err(with_hint)?;
-    Ok(Answer {
-        pos,
-        value,
-        finished: moves.is_empty().then_some(Finished::NoMoves),
-        moves,
-        line,
-    })
+    let eval = tb.evaluate(&pos).map_err(with_hint)?;
+    let line = if eval.game_over.is_some() {
+        Vec::new()
+    } else {
+        tb.line(&pos).map_err(with_hint)?
+    };
+    Ok(Answer { eval, line })
 }
 
 fn moves_text(m: &[Move]) -> String {
@@ -174,10 +94,11 @@ fn moves_text(m: &[Move]) -> String {
 }
 
 fn best_moves(a: &Answer) -> Vec<Move> {
-    let Some(best) = a.moves.first().map(|r| r.value) else {
+    let Some(best) = a.eval.moves.first().map(|r| r.value) else {
         return Vec::new();
     };
-    a.moves
+    a.eval
+        .moves
         .iter()
         .take_while(|r| r.value == best)
         .map(|r| r.mv)
@@ -195,12 +116,12 @@ fn json_answer(text: &str, result: &Result<Answer, Failure>) -> serde_json::Valu
     match result {
         Ok(a) => json!({
             "input": text,
-            "position": a.pos.to_string(),
-            "side_to_move": side_letter(a.pos.side_to_move()),
-            "value": a.value.wdl_name(),
-            "plies": a.value.plies(),
-            "game_over": a.finished.map(Finished::name),
-            "moves": a.moves.iter().map(|r| json!({
+            "position": a.eval.position.to_string(),
+            "side_to_move": side_letter(a.eval.position.side_to_move()),
+            "value": a.eval.value.wdl_name(),
+            "plies": a.eval.value.plies(),
+            "game_over": a.eval.game_over.map(GameOver::name),
+            "moves": a.eval.moves.iter().map(|r| json!({
                 "move": r.mv.to_string(),
                 "value": r.value.wdl_name(),
                 "plies": r.value.plies(),
@@ -214,32 +135,37 @@ fn json_answer(text: &str, result: &Result<Answer, Failure>) -> serde_json::Valu
 }
 
 fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Result<()> {
-    let mover = match a.pos.side_to_move() {
+    let mover = match a.eval.position.side_to_move() {
         Color::White => "White",
         Color::Black => "Black",
     };
-    writeln!(out, "{}\n{}", a.pos, a.pos.to_diagram(rules))?;
-    match a.finished {
-        Some(f @ (Finished::Den | Finished::NoPieces)) => {
+    writeln!(
+        out,
+        "{}\n{}",
+        a.eval.position,
+        a.eval.position.to_diagram(rules)
+    )?;
+    match a.eval.game_over {
+        Some(f @ (GameOver::Den | GameOver::NoPieces)) => {
             writeln!(
                 out,
                 "Game over ({}): {} for {mover} (to move)\n",
                 f.describe(),
-                a.value
+                a.eval.value
             )?;
             return Ok(());
         }
-        Some(Finished::NoMoves) => writeln!(
+        Some(GameOver::NoMoves) => writeln!(
             out,
             "Game over ({}): {} for {mover} (to move)",
-            Finished::NoMoves.describe(),
-            a.value
+            GameOver::NoMoves.describe(),
+            a.eval.value
         )?,
-        None => writeln!(out, "Value: {} for {mover} (to move)", a.value)?,
+        None => writeln!(out, "Value: {} for {mover} (to move)", a.eval.value)?,
     }
-    if !a.moves.is_empty() {
+    if !a.eval.moves.is_empty() {
         writeln!(out, "Moves:")?;
-        for r in &a.moves {
+        for r in &a.eval.moves {
             writeln!(
                 out,
                 "  {:<6} {}{}",
@@ -254,7 +180,7 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
         }
     }
     writeln!(out, "Best moves: {}", moves_text(&best_moves(a)))?;
-    let line = if a.line.is_empty() && a.value == Value::Draw {
+    let line = if a.line.is_empty() && a.eval.value == Value::Draw {
         "(draw: no forced end)".to_string()
     } else {
         moves_text(&a.line)
@@ -283,7 +209,7 @@ pub fn run(a: Args) -> CmdResult {
     let mut failed = 0usize;
     let mut one = |text: &str| -> std::io::Result<()> {
         let result = match &tb {
-            Ok(tb) => answer(tb, &rules, text, &hint),
+            Ok(tb) => answer(tb, text, &hint),
             Err(e) => Err(Failure::from(ProbeError::NoTables(format!(
                 "{e}; generate tables with: jungletb generate --out {} {}",
                 a.tables.path.display(),

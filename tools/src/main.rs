@@ -21,7 +21,9 @@ mod cmd_info;
 mod cmd_perft;
 mod cmd_plan;
 mod cmd_probe;
+mod cmd_render;
 mod cmd_rules;
+mod cmd_serve;
 mod cmd_verify;
 mod cmd_zugzwangs;
 mod common;
@@ -65,6 +67,10 @@ enum Command {
     Zugzwangs(cmd_zugzwangs::Args),
     /// Which positions change value between two rule sets.
     CompareRules(cmd_compare::Args),
+    /// Serve the HTTP API and the web board.
+    Serve(cmd_serve::Args),
+    /// Write pictures as SVG: the map of a piece, a material's histogram.
+    Render(cmd_render::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,6 +87,8 @@ fn main() -> ExitCode {
         Command::Rules(a) => cmd_rules::run(a),
         Command::Zugzwangs(a) => cmd_zugzwangs::run(a),
         Command::CompareRules(a) => cmd_compare::run(a),
+        Command::Serve(a) => cmd_serve::run(a),
+        Command::Render(a) => cmd_render::run(a),
     };
     match result {
         Ok(code) => code,

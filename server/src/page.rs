@@ -1,0 +1,29 @@
+//! The web board: one HTML page, its script and its style sheet, compiled
+//! into the binary (no CDN, no network).
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+/// `GET /`: the board.
+pub async fn index() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        INDEX_HTML,
+    )
+        .into_response()
+}
+
+/// `GET /assets/{file}`: the script and the style sheet.
+pub async fn asset(Path(file): Path<String>) -> Response {
+    let (kind, body) = match file.as_str() {
+        "app.js" => ("text/javascript; charset=utf-8", APP_JS),
+        "style.css" => ("text/css; charset=utf-8", STYLE_CSS),
+        _ => return (StatusCode::NOT_FOUND, "no such asset").into_response(),
+    };
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
