@@ -1,0 +1,408 @@
+// The jungletb web board: an editor, the value and moves of the position,
+// play, the line to the end, the map of a piece and a material's histogram.
+// Plain JavaScript, no libraries: everything is served by `jungletb serve`.
+"use strict";
+
+const FILES = "abcdefg";
+const GLYPHS = { R: "🐭", C: "🐱", W: "🐺", D: "🐶", P: "🐆", T: "🐯", L: "🦁", E: "🐘" };
+const ORDER = "ELTPDWCR"; // strongest first, for material names and the palette
+
+const state = {
+  ruleset: "standard",
+  board: {}, // square name -> piece letter (upper case White, lower case Black)
+  side: "w",
+  view: "moves",
+  terrain: null, // from /api/{ruleset}/board
+  answer: null, // the last /api/{ruleset} answer
+  tool: null, // palette letter, "x" (eraser) or null (play)
+  from: null, // square chosen to move from, in play
+  mapSquare: null, // square of the mapped piece
+  playing: null, // timer of "play the line"
+  seq: 0, // request counter: only the newest answer is shown
+};
+
+const $ = (id) => document.getElementById(id);
+const isWhite = (p) => p === p.toUpperCase();
+
+// ---- notation ------------------------------------------------------------
+
+function toNotation(board, side) {
+  const ranks = [];
+  for (let r = 9; r >= 1; r--) {
+    let text = "", empty = 0;
+    for (const f of FILES) {
+      const p = board[f + r];
+      if (p) { if (empty) text += empty; empty = 0; text += p; } else empty++;
+    }
+    if (empty) text += empty;
+    ranks.push(text);
+  }
+  return ranks.join("/") + " " + side;
+}
+
+function fromNotation(text) {
+  const fields = text.trim().replace(/_/g, " ").split(/\s+/);
+  if (fields.length < 2) throw new Error("expected 'ranks side', e.g. 7/7/7/7/7/7/7/7/E5r w");
+  const ranks = fields[0].split("/");
+  if (ranks.length !== 9) throw new Error("expected 9 ranks separated by '/'");
+  if (fields[1] !== "w" && fields[1] !== "b") throw new Error("side to move must be w or b");
+  const board = {};
+  ranks.forEach((rank, i) => {
+    let f = 0;
+    for (const c of rank) {
+      if (/[1-7]/.test(c)) f += Number(c);
+      else if (/[RCWDPTLE]/i.test(c) && f < 7) board[FILES[f++] + (9 - i)] = c;
+      else throw new Error(`rank ${9 - i}: unexpected '${c}'`);
+    }
+    if (f !== 7) throw new Error(`rank ${9 - i} does not have 7 squares`);
+  });
+  return { board, side: fields[1] };
+}
+
+function material(board) {
+  const pieces = Object.values(board);
+  const side = (up) => [...ORDER].filter((a) => pieces.includes(up ? a : a.toLowerCase())).join("");
+  return side(true) + "v" + side(false);
+}
+
+// ---- URL -------------------------------------------------------------------
+
+function urlFor() {
+  const q = new URLSearchParams();
+  q.set("ruleset", state.ruleset);
+  q.set("position", toNotation(state.board, state.side).replace(" ", "_"));
+  if (state.view !== "moves") q.set("view", state.view);
+  if (state.view === "map" && state.mapSquare) q.set("square", state.mapSquare);
+  return "?" + q.toString();
+}
+
+function remember(replace) {
+  const url = urlFor();
+  if (url === location.search) return;
+  if (replace) history.replaceState(null, "", url); else history.pushState(null, "", url);
+}
+
+function readUrl() {
+  const q = new URLSearchParams(location.search);
+  state.ruleset = q.get("ruleset") || state.ruleset;
+  const text = q.get("position");
+  if (text) {
+    try { Object.assign(state, fromNotation(text)); } catch (e) { showError(e.message); }
+  }
+  state.view = q.get("view") || "moves";
+  state.mapSquare = q.get("square");
+}
+
+// ---- API -------------------------------------------------------------------
+
+async function api(path) {
+  const r = await fetch(path);
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+const posParam = () => encodeURIComponent(toNotation(state.board, state.side).replace(" ", "_"));
+
+// ---- drawing ---------------------------------------------------------------
+
+function pieceElement(p) {
+  const el = document.createElement("div");
+  el.className = "piece " + (isWhite(p) ? "w" : "b");
+  el.innerHTML = `<span class="glyph">${GLYPHS[p.toUpperCase()]}</span><span class="letter">${p}</span>`;
+  return el;
+}
+
+function drawBoard() {
+  const board = $("board");
+  board.textContent = "";
+  const t = state.terrain || { water: [], traps: { w: [], b: [] }, dens: { w: [], b: [] } };
+  const traps = [...t.traps.w, ...t.traps.b], dens = [...t.dens.w, ...t.dens.b];
+  for (let r = 9; r >= 1; r--) {
+    const c = document.createElement("div");
+    c.className = "coord";
+    c.textContent = r;
+    board.appendChild(c);
+    for (const f of FILES) {
+      const sq = f + r;
+      const el = document.createElement("div");
+      el.className = "sq";
+      el.dataset.square = sq;
+      el.title = sq;
+      if (t.water.includes(sq)) el.classList.add("water");
+      if (traps.includes(sq)) { el.classList.add("trap"); el.insertAdjacentHTML("beforeend", '<span class="mark">trap</span>'); }
+      if (dens.includes(sq)) { el.classList.add("den"); el.insertAdjacentHTML("beforeend", '<span class="mark">den</span>'); }
+      if (state.board[sq]) el.appendChild(pieceElement(state.board[sq]));
+      if (sq === state.from || (state.view === "map" && sq === state.mapSquare)) el.classList.add("selected");
+      el.addEventListener("click", () => clickSquare(sq));
+      board.appendChild(el);
+    }
+  }
+  board.appendChild(document.createElement("div"));
+  for (const f of FILES) {
+    const c = document.createElement("div");
+    c.className = "coord";
+    c.textContent = f;
+    board.appendChild(c);
+  }
+}
+
+function drawPalette() {
+  const pal = $("palette");
+  pal.textContent = "";
+  const inGame = state.terrain ? state.terrain.animals.filter((a) => a.in_game).map((a) => a.letter) : [...ORDER];
+  const tools = [["play", null, "Play moves"]];
+  for (const a of ORDER) if (inGame.includes(a)) tools.push([a, a, "White " + a]);
+  for (const a of ORDER) if (inGame.includes(a)) tools.push([a.toLowerCase(), a.toLowerCase(), "Black " + a]);
+  tools.push(["x", "x", "Remove a piece"]);
+  for (const [label, tool, title] of tools) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.title = title;
+    b.dataset.tool = tool ?? "play";
+    if (tool && tool !== "x") {
+      b.className = isWhite(tool) ? "w" : "b";
+      b.textContent = GLYPHS[tool.toUpperCase()];
+    } else b.textContent = tool === "x" ? "✕" : "▶";
+    if (state.tool === tool) b.classList.add("chosen");
+    b.addEventListener("click", () => { state.tool = tool; state.from = null; drawPalette(); drawBoard(); });
+    pal.appendChild(b);
+  }
+}
+
+function moverText(m) {
+  // The API gives each move's value for the side to move after it; the
+  // mover's value is the other way round and one ply longer.
+  if (m.category === "draw") return ["draw", "draws"];
+  const n = (m.plies ?? 0) + 1;
+  return m.category === "loss" ? ["win", `wins in ${n}`] : ["loss", `loses in ${n}`];
+}
+
+function showValue(a) {
+  const v = $("value");
+  const who = a.side_to_move === "w" ? "White" : "Black";
+  v.className = a.category;
+  if (a.game_over) {
+    const why = { den: "a piece reached the den", no_pieces: "a side has no pieces", no_moves: "no legal move" }[a.game_over];
+    const winner = a.winner === "w" ? "White" : a.winner === "b" ? "Black" : "nobody";
+    v.textContent = `Game over (${why}): ${winner} wins`;
+  } else if (a.category === "draw") v.textContent = `${who} to move: draw`;
+  else v.textContent = `${who} to move: ${a.category} in ${a.plies} plies`;
+  v.dataset.category = a.category;
+  v.dataset.plies = a.plies ?? "";
+}
+
+function drawMoves(a) {
+  const list = $("moves");
+  list.textContent = "";
+  for (const m of a.moves) {
+    const li = document.createElement("li");
+    const [cls, text] = moverText(m);
+    li.className = cls;
+    li.dataset.move = m.move;
+    li.innerHTML = `<span>${m.move.slice(0, 2)}–${m.move.slice(2)}${m.capture ? " ×" : ""}${m.den ? " den" : ""}</span><span>${text}</span>`;
+    li.addEventListener("mouseenter", () => highlight(m.move));
+    li.addEventListener("mouseleave", () => highlight(null));
+    li.addEventListener("click", () => playMove(m.move));
+    list.appendChild(li);
+  }
+}
+
+function highlight(move) {
+  document.querySelectorAll(".sq.hl-from, .sq.hl-to").forEach((e) => e.classList.remove("hl-from", "hl-to"));
+  if (!move) return;
+  document.querySelector(`.sq[data-square="${move.slice(0, 2)}"]`)?.classList.add("hl-from");
+  document.querySelector(`.sq[data-square="${move.slice(2)}"]`)?.classList.add("hl-to");
+}
+
+function shade(category, plies) {
+  const fade = 0.35 + 0.65 * (1 - Math.min((plies ?? 0) / 120, 1));
+  if (category === "win") return `rgba(34,139,34,${fade.toFixed(2)})`;
+  if (category === "loss") return `rgba(200,40,40,${fade.toFixed(2)})`;
+  return "rgba(140,140,140,0.55)";
+}
+
+async function drawMap() {
+  if (state.view !== "map" || !state.mapSquare || !state.board[state.mapSquare]) return;
+  const seq = state.seq;
+  try {
+    const m = await api(`/api/${state.ruleset}/map?position=${posParam()}&square=${state.mapSquare}`);
+    if (seq !== state.seq) return;
+    m.squares.forEach((cell, i) => {
+      if (!cell) return;
+      // Colour for the owner of the mapped piece, whoever is to move.
+      let cat = cell.category;
+      if (m.owner !== m.side_to_move && cat !== "draw") cat = cat === "win" ? "loss" : "win";
+      const el = document.querySelector(`.sq[data-square="${cell.square}"]`);
+      el.dataset.map = cat;
+      el.insertAdjacentHTML("afterbegin", `<div class="shade" style="background:${shade(cat, cell.plies)}"></div>`);
+      el.insertAdjacentHTML("beforeend", `<span class="label">${cat[0].toUpperCase()}${cell.plies ?? ""}</span>`);
+    });
+    $("map-help").dataset.ready = "1";
+  } catch (e) { showError(e.message); }
+}
+
+async function drawHistogram() {
+  if (state.view !== "histogram") return;
+  const box = $("histogram");
+  const mat = material(state.board);
+  if (mat.startsWith("v") || mat.endsWith("v")) { box.textContent = "Place pieces of both sides."; return; }
+  box.textContent = "Reading the table…";
+  try {
+    const s = await api(`/api/${state.ruleset}/stats/${mat}`);
+    let html = "";
+    for (const [key, name] of [["white_to_move", "White"], ["black_to_move", "Black"]]) {
+      const h = s.sides[key];
+      const longest = Math.max(h.win_plies.length, h.loss_plies.length, 1);
+      const peak = Math.max(1, ...h.win_plies, ...h.loss_plies);
+      const w = Math.max(240, longest * 4 + 20), H = 160, mid = 80;
+      let bars = "";
+      const bar = (counts, up, colour) => counts.forEach((n, d) => {
+        if (!n) return;
+        const len = Math.max(1, Math.sqrt(n / peak) * (mid - 8));
+        bars += `<rect x="${10 + d * 4}" y="${up ? mid - len : mid}" width="3" height="${len}" fill="${colour}"><title>${up ? "win" : "loss"} in ${d}: ${n}</title></rect>`;
+      });
+      bar(h.win_plies, true, "#228b22");
+      bar(h.loss_plies, false, "#c82828");
+      const ex = h.longest_win ? ` Longest win ${h.longest_win.plies} plies: <a href="?ruleset=${state.ruleset}&position=${h.longest_win.position.replace(" ", "_")}">${h.longest_win.position}</a>` : "";
+      html += `<p><b>${s.material}, ${name} to move</b>: ${h.wins} wins, ${h.draws} draws, ${h.losses} losses.${ex}</p>
+        <svg width="${w}" height="${H}" viewBox="0 0 ${w} ${H}"><line x1="10" y1="${mid}" x2="${w}" y2="${mid}" stroke="#000"/>${bars}</svg>`;
+    }
+    box.innerHTML = html + "<p>Wins up, losses down, by plies to the end (square-root scale).</p>";
+  } catch (e) { box.textContent = e.message; }
+}
+
+function showError(text) { $("error").textContent = text || ""; }
+
+// ---- updating --------------------------------------------------------------
+
+async function refresh(replaceUrl) {
+  remember(replaceUrl);
+  $("fen").value = toNotation(state.board, state.side);
+  document.querySelector(`input[name=side][value=${state.side}]`).checked = true;
+  $("ruleset").value = state.ruleset;
+  document.querySelectorAll(".tabs button").forEach((b) => b.classList.toggle("active", b.dataset.view === state.view));
+  for (const v of ["moves", "map", "histogram"]) $("view-" + v).hidden = v !== state.view;
+  $("map-help").dataset.ready = "";
+  drawBoard();
+  showError("");
+  const seq = ++state.seq;
+  $("value").textContent = "…";
+  $("value").dataset.category = "";
+  $("moves").textContent = "";
+  try {
+    const a = await api(`/api/${state.ruleset}?position=${posParam()}`);
+    if (seq !== state.seq) return;
+    state.answer = a;
+    showValue(a);
+    drawMoves(a);
+  } catch (e) {
+    if (seq !== state.seq) return;
+    state.answer = null;
+    $("value").textContent = "No value";
+    $("value").className = "";
+    showError(e.message);
+  }
+  drawMap();
+  drawHistogram();
+}
+
+function playMove(move) {
+  const from = move.slice(0, 2), to = move.slice(2);
+  state.board[to] = state.board[from];
+  delete state.board[from];
+  state.side = state.side === "w" ? "b" : "w";
+  state.from = null;
+  if (state.mapSquare === from) state.mapSquare = to;
+  refresh();
+}
+
+function clickSquare(sq) {
+  if (state.view === "map" && state.tool === null) {
+    if (state.board[sq]) { state.mapSquare = sq; refresh(); }
+    return;
+  }
+  if (state.tool === "x") { delete state.board[sq]; refresh(); return; }
+  if (state.tool) {
+    // One piece of each animal per side: placing it again moves it.
+    for (const [s, p] of Object.entries(state.board)) if (p === state.tool) delete state.board[s];
+    state.board[sq] = state.tool;
+    refresh();
+    return;
+  }
+  // Play: choose a piece of the side to move, then its destination.
+  const legal = state.answer ? state.answer.moves.map((m) => m.move) : [];
+  if (state.from && legal.includes(state.from + sq)) { playMove(state.from + sq); return; }
+  const p = state.board[sq];
+  state.from = p && (isWhite(p) ? "w" : "b") === state.side && sq !== state.from ? sq : null;
+  drawBoard();
+  if (state.from) legal.filter((m) => m.startsWith(state.from)).forEach((m) =>
+    document.querySelector(`.sq[data-square="${m.slice(2)}"]`)?.classList.add("hl-to"));
+}
+
+function stopLine() {
+  clearTimeout(state.playing);
+  state.playing = null;
+  $("stop").disabled = true;
+}
+
+async function playLine() {
+  stopLine();
+  try {
+    const line = await api(`/api/${state.ruleset}/mainline?position=${posParam()}`);
+    if (!line.mainline.length) { showError(line.category === "draw" ? "A draw: there is no forced end." : "The game is over."); return; }
+    $("stop").disabled = false;
+    const steps = line.mainline.map((s) => s.move);
+    const step = () => {
+      if (!steps.length) { stopLine(); return; }
+      playMove(steps.shift());
+      state.playing = setTimeout(step, 600);
+    };
+    step();
+  } catch (e) { showError(e.message); }
+}
+
+async function loadTerrain() {
+  try { state.terrain = await api(`/api/${state.ruleset}/board`); } catch (e) { state.terrain = null; showError(e.message); }
+  drawPalette();
+}
+
+async function start() {
+  try {
+    const list = await api("/api/rulesets");
+    const sel = $("ruleset");
+    for (const r of list.rulesets) {
+      const o = document.createElement("option");
+      o.value = r.label;
+      o.textContent = r.label + (r.tables ? "" : " (no tables)");
+      sel.appendChild(o);
+    }
+    const first = list.rulesets.find((r) => r.tables);
+    if (first) state.ruleset = first.label;
+  } catch (e) { showError(e.message); }
+  if (!location.search) Object.assign(state, fromNotation("7/7/7/7/7/7/7/7/E5r w"));
+  readUrl();
+  await loadTerrain();
+  refresh(true);
+
+  $("ruleset").addEventListener("change", async (e) => { state.ruleset = e.target.value; await loadTerrain(); refresh(); });
+  document.querySelectorAll("input[name=side]").forEach((r) => r.addEventListener("change", (e) => { state.side = e.target.value; refresh(); }));
+  $("clear").addEventListener("click", () => { state.board = {}; refresh(); });
+  $("load").addEventListener("click", () => {
+    try { Object.assign(state, fromNotation($("fen").value)); refresh(); } catch (e) { showError(e.message); }
+  });
+  $("fen").addEventListener("keydown", (e) => { if (e.key === "Enter") $("load").click(); });
+  $("copy").addEventListener("click", () => navigator.clipboard?.writeText($("fen").value));
+  $("best").addEventListener("click", () => { if (state.answer?.moves.length) playMove(state.answer.moves[0].move); });
+  $("play-line").addEventListener("click", playLine);
+  $("stop").addEventListener("click", stopLine);
+  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
+    state.view = b.dataset.view;
+    state.tool = null;
+    drawPalette();
+    refresh();
+  }));
+  window.addEventListener("popstate", () => { stopLine(); readUrl(); loadTerrain().then(() => refresh(true)); });
+}
+
+start();

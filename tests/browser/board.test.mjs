@@ -1,0 +1,156 @@
+// End-to-end test of the web board in a real headless browser (Debian's
+// Chromium driven by playwright-core): place pieces by clicking, read the
+// value and the moves the page shows and compare them with the API, hover
+// and play moves, go back in history, play the line to the end, open the
+// map and histogram views, save screenshots.
+//
+//   node board.test.mjs http://127.0.0.1:PORT OUT_DIR
+//
+// Exits non-zero with a message on the first failed check.
+
+import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
+
+const [base, outDir] = process.argv.slice(2);
+if (!base || !outDir) {
+  console.error("usage: node board.test.mjs BASE_URL OUT_DIR");
+  process.exit(2);
+}
+
+const say = (m) => console.log("browser test: " + m);
+const api = async (path) => {
+  const r = await fetch(base + path);
+  return r.json();
+};
+
+// The mover's view of a move as the page shows it (the API gives the value
+// for the side to move after the move).
+const moverClass = (m) => (m.category === "draw" ? "draw" : m.category === "loss" ? "win" : "loss");
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ],
+});
+let failed = false;
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+
+  const positionOnPage = () => page.inputValue("#fen");
+  const waitValue = async () => {
+    await page.waitForFunction(() => document.getElementById("value").dataset.category);
+    return page.evaluate(() => ({ ...document.getElementById("value").dataset }));
+  };
+  const movesOnPage = () =>
+    page.$$eval("#moves li", (lis) => lis.map((li) => ({ move: li.dataset.move, cls: li.className })));
+  const compareWithApi = async () => {
+    const value = await waitValue();
+    const pos = await positionOnPage();
+    const a = await api(`/api/standard?position=${encodeURIComponent(pos.replace(" ", "_"))}`);
+    assert.equal(value.category, a.category, `category of ${pos}`);
+    assert.equal(value.plies, String(a.plies ?? ""), `plies of ${pos}`);
+    const shown = await movesOnPage();
+    assert.deepEqual(shown, a.moves.map((m) => ({ move: m.move, cls: moverClass(m) })), `moves of ${pos}`);
+    return a;
+  };
+
+  await page.goto(base + "/");
+  await waitValue();
+
+  // 1. Build a position by clicking: clear, White Elephant b3, White Rat
+  //    a1, Black Tiger e7; White to move.
+  await page.click("#clear");
+  for (const [tool, sq] of [["E", "b3"], ["R", "a1"], ["t", "e7"]]) {
+    await page.click(`#palette button[data-tool="${tool}"]`);
+    await page.click(`.sq[data-square="${sq}"]`);
+  }
+  await page.click('#palette button[data-tool="play"]');
+  await page.waitForFunction(() => document.getElementById("fen").value.startsWith("7/7/4t2/7/7/7/1E5/7/R6 w"));
+  const built = await compareWithApi();
+  assert.ok(built.moves.length > 0, "the built position has moves");
+  say(`built ${await positionOnPage()}: ${built.category} ${built.plies ?? ""}, ${built.moves.length} moves, equal to the API`);
+  assert.ok(page.url().includes("position=7%2F7%2F4t2"), "the URL holds the position: " + page.url());
+
+  // 2. Hover the best move: its squares light up.
+  const best = built.moves[0].move;
+  await page.hover(`#moves li[data-move="${best}"]`);
+  assert.ok(await page.$(`.sq[data-square="${best.slice(0, 2)}"].hl-from`), "hovered move's origin highlighted");
+  assert.ok(await page.$(`.sq[data-square="${best.slice(2)}"].hl-to`), "hovered move's target highlighted");
+
+  // 3. Play it by clicking from and to on the board; compare again; back
+  //    returns to the built position, forward to the move played.
+  const before = await positionOnPage();
+  await page.click(`.sq[data-square="${best.slice(0, 2)}"]`);
+  await page.click(`.sq[data-square="${best.slice(2)}"]`);
+  await page.waitForFunction((b) => document.getElementById("fen").value !== b, before);
+  const after = await positionOnPage();
+  await compareWithApi();
+  await page.goBack();
+  await page.waitForFunction((b) => document.getElementById("fen").value === b, before);
+  await compareWithApi();
+  await page.goForward();
+  await page.waitForFunction((a) => document.getElementById("fen").value === a, after);
+  say(`played ${best} by clicks; back and forward restore the positions`);
+
+  // 4. The line to the end: the page must reach a finished game whose winner
+  //    is the one the API's mainline names.
+  const start = await positionOnPage();
+  const line = await api(`/api/standard/mainline?position=${encodeURIComponent(start.replace(" ", "_"))}`);
+  if (line.mainline.length > 0) {
+    await page.click("#play-line");
+    await page.waitForFunction(() => /Game over/.test(document.getElementById("value").textContent), null, {
+      timeout: 600 * line.mainline.length + 20000,
+    });
+    const text = await page.textContent("#value");
+    const winner = line.winner === "w" ? "White" : "Black";
+    assert.ok(text.includes(`${winner} wins`), `end of the line: '${text}', expected ${winner} to win`);
+    assert.equal(await positionOnPage(), line.mainline.at(-1).position, "the page ends where the mainline ends");
+    say(`played the line of ${line.mainline.length} plies to the end: ${text}`);
+  } else {
+    say(`the position is a ${line.category}: no line to play`);
+  }
+
+  // 5. Map view of the White Elephant in the built position.
+  await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
+  await waitValue();
+  await page.click('.tabs button[data-view="map"]');
+  await page.click('.sq[data-square="b3"]');
+  await page.waitForFunction(() => document.getElementById("map-help").dataset.ready === "1");
+  const map = await api("/api/standard/map?position=7/7/4t2/7/7/7/1E5/7/R6_w&square=b3");
+  const shownMap = await page.$$eval(".sq[data-map]", (els) => Object.fromEntries(els.map((e) => [e.dataset.square, e.dataset.map])));
+  const expected = {};
+  for (const c of map.squares) if (c) expected[c.square] = c.category; // White to move, White's Elephant
+  assert.deepEqual(shownMap, expected, "map colours equal to the API");
+  assert.ok(Object.keys(expected).length > 40, "the map covers the board");
+  assert.ok(page.url().includes("view=map") && page.url().includes("square=b3"), "the URL holds the map view");
+  await page.screenshot({ path: `${outDir}/board-map.png`, fullPage: true });
+  say(`map view: ${Object.keys(expected).length} squares coloured as the API says; screenshot ${outDir}/board-map.png`);
+
+  // 6. Histogram of the material.
+  await page.click('.tabs button[data-view="histogram"]');
+  await page.waitForSelector("#histogram svg rect");
+  const caption = await page.textContent("#histogram");
+  const stats = await api("/api/standard/stats/ERvT");
+  assert.ok(caption.includes(`${stats.sides.white_to_move.wins} wins`), "histogram caption has the table's counts");
+  await page.screenshot({ path: `${outDir}/board-histogram.png`, fullPage: true });
+  say("histogram view drawn with the table's counts");
+
+  // 7. A phone-sized screen: the board fits the width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = await page.$eval("#board", (b) => b.getBoundingClientRect().width);
+  assert.ok(width <= 390, `board width ${width} fits a phone screen`);
+  await page.screenshot({ path: `${outDir}/board-phone.png`, fullPage: true });
+
+  assert.deepEqual(errors, [], "no script errors on the page");
+  say("passed");
+} catch (e) {
+  failed = true;
+  console.error("browser test: FAILED: " + e.message);
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
