@@ -1,5 +1,6 @@
--- wrk script: each request asks about a different position (a White
--- Elephant and a Black Rat and Tiger, on squares drawn at random), so that
+-- wrk script: each request asks about a different position (by default a
+-- White Elephant and a Black Rat and Tiger; JUNGLETB_LOAD_PIECES=ELtr for
+-- others; on squares drawn at random), so that
 -- with the cache off every request is probed. Only legal placements: no
 -- piece on a den, only the Rat in the water.
 math.randomseed(7)
@@ -11,10 +12,11 @@ local function den(sq) return sq == 4 or sq == 60 end
 request = function()
   local board = {}
   for i = 1, 63 do board[i] = false end
-  local pieces = { "E", "r", "t" }
+  local pieces = {}
+  for c in (os.getenv("JUNGLETB_LOAD_PIECES") or "Ert"):gmatch(".") do pieces[#pieces + 1] = c end
   for _, p in ipairs(pieces) do
     local sq
-    repeat sq = math.random(1, 63) until not board[sq] and not den(sq) and (p == "r" or not water(sq))
+    repeat sq = math.random(1, 63) until not board[sq] and not den(sq) and (p:upper() == "R" or not water(sq))
     board[sq] = p
   end
   local ranks = {}
