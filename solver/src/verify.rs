@@ -22,7 +22,7 @@ pub struct VerifyReport {
 /// successors (one ply of search through `tb`) and compares with the stored
 /// value. The table and every table it captures into must be in `tb`.
 pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyReport, SolveError> {
-    let table = tb.table_ref(material)?;
+    let table = tb.table(material)?;
     let subs = SubTables::open(material, tb)?;
     let tables = MoveTables::new(tb.rules());
     let index = table.index();

@@ -28,6 +28,7 @@ pub mod encoding;
 mod error;
 mod evaluation;
 pub mod header;
+mod open_tables;
 mod table;
 mod tablebase;
 pub mod wdl_code;
@@ -40,6 +41,6 @@ pub use header::{Header, SideStats, FORMAT_VERSION, MAGIC};
 pub use table::{Backend, Table};
 pub use tablebase::{
     compressed_table_path, table_dir, table_files, table_path, RootMove, Tablebase,
-    TablebaseOptions, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+    TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 pub use writer::{write_compressed_table, write_table, TableStats};

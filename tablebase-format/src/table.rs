@@ -85,6 +85,22 @@ impl DecodeBudget {
     }
 }
 
+impl Drop for Table {
+    /// Gives the decoded blocks this table kept back to the shared budget
+    /// (an evicted table's memory is then free for the others).
+    fn drop(&mut self) {
+        let kept: u64 = self
+            .kept
+            .iter()
+            .filter_map(|b| b.get())
+            .map(|b| b.len() as u64)
+            .sum();
+        if kept > 0 {
+            self.budget.release(kept);
+        }
+    }
+}
+
 /// Decoded blocks of one stream, kept once decoded (within the budget).
 type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
 

@@ -1,11 +1,12 @@
 //! The probe front door: a directory of tables for one rule set.
 
 use crate::error::{ProbeError, TableError};
+use crate::open_tables::{no_room, Caps, Cost, Evicting};
 use crate::table::{Backend, DecodeBudget, Table};
 use jungletb_indexer::Material;
 use jungletb_rules::{Move, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 /// File extension of (plain) table files.
@@ -87,8 +88,14 @@ pub struct TablebaseOptions {
     /// read with positional reads instead (default: no limit).
     pub max_mapped_bytes: u64,
     /// Most table files held open for positional reads (mapped tables hold
-    /// no file open). A probe needing a table beyond both limits fails with
-    /// [`TableError::Limit`]; tables once open stay open (default: 512).
+    /// no file open; default: 512).
+    ///
+    /// With the defaults (memory maps, no cap on mapped bytes) a table once
+    /// opened stays open. With positional reads or a cap on mapped bytes, a
+    /// table that would exceed the caps closes the least recently used
+    /// tables first, so every table can be probed with any caps (a probe
+    /// fails with [`TableError::Limit`] only if its one table does not fit
+    /// them at all).
     pub max_open_files: u64,
     /// Most bytes of decoded blocks of compressed tables kept in memory for
     /// later probes (a WDL block costs 2 bits per position, a distance block
@@ -106,6 +113,19 @@ impl Default for TablebaseOptions {
             max_decoded_bytes: 1 << 30,
         }
     }
+}
+
+/// What a [`Tablebase`]'s open tables hold ([`Tablebase::usage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TablebaseUsage {
+    /// Bytes of table files mapped.
+    pub mapped_bytes: u64,
+    /// Table files held open for positional reads.
+    pub open_files: u64,
+    /// Tables closed to make room so far.
+    pub evictions: u64,
+    /// Tables open under caps that can bind (0 in the resident regime).
+    pub evicting_open: usize,
 }
 
 /// A legal move with the value it leads to, for the side playing it.
@@ -126,12 +146,14 @@ pub struct Tablebase {
     dir: PathBuf,
     rules: Ruleset,
     options: TablebaseOptions,
-    /// By material code; each table is opened (and checksummed) on first use.
+    /// By material code; each table is opened (and checksummed) on first use
+    /// and stays open (when the caps cannot bind; see [`crate::open_tables`]).
     slots: Box<[Slot]>,
-    /// Bytes of table files mapped so far.
-    mapped_bytes: AtomicU64,
-    /// Table files held open for positional reads.
-    open_files: AtomicU64,
+    /// The tables open under caps that can bind, least recently used
+    /// closed first.
+    evicting: Evicting,
+    /// Mapped bytes and open files held.
+    caps: Caps,
     /// Shared by the compressed tables' kept blocks (set on first use, so
     /// that options set after construction apply).
     budget: OnceLock<Arc<DecodeBudget>>,
@@ -202,8 +224,8 @@ impl Tablebase {
             rules,
             options: TablebaseOptions::default(),
             slots,
-            mapped_bytes: AtomicU64::new(0),
-            open_files: AtomicU64::new(0),
+            evicting: Evicting::default(),
+            caps: Caps::default(),
             budget: OnceLock::new(),
         }
     }
@@ -223,85 +245,106 @@ impl Tablebase {
         &self.dir
     }
 
-    /// The slot of a material's table, opening the table on first use.
+    /// What the open tables hold: mapped bytes, open files, tables open
+    /// and tables closed to make room.
+    pub fn usage(&self) -> TablebaseUsage {
+        TablebaseUsage {
+            mapped_bytes: self.caps.mapped_bytes.load(Ordering::Relaxed),
+            open_files: self.caps.open_files.load(Ordering::Relaxed),
+            evictions: self.evicting.evictions(),
+            evicting_open: self.evicting.open_count(),
+        }
+    }
+
+    /// True if the caps can bind, so tables are closed to make room.
+    fn evicts(&self) -> bool {
+        self.options.backend == Backend::Pread || self.options.max_mapped_bytes != u64::MAX
+    }
+
+    /// The slot of a material's table, opening the table on first use
+    /// (resident regime).
     fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
         let m = material.canonical().0;
-        self.slots[m.code()].get_or_init(|| self.open_table(m).map(Arc::new).map_err(Box::new))
+        self.slots[m.code()].get_or_init(|| {
+            self.open_table(m, &|| false)
+                .0
+                .map(Arc::new)
+                .map_err(Box::new)
+        })
     }
 
     /// Opens the table of canonical material `m`: the plain file if there is
     /// one, else the compressed one; mapped or read by positional reads as
-    /// the options and limits allow.
-    fn open_table(&self, m: Material) -> Result<Table, TableError> {
+    /// the options and caps allow, calling `make_room` (which closes a
+    /// table and says whether it could) until it fits. Returns the table
+    /// and what it holds against the caps.
+    fn open_table(
+        &self,
+        m: Material,
+        make_room: &dyn Fn() -> bool,
+    ) -> (Result<Table, TableError>, Option<Cost>) {
         let plain = table_path(&self.dir, m);
         let path = if plain.exists() {
             plain
         } else {
             let compressed = compressed_table_path(&self.dir, m);
             if !compressed.exists() {
-                return Err(TableError::Missing(plain));
+                return (Err(TableError::Missing(plain)), None);
             }
             compressed
         };
-        let len = std::fs::metadata(&path)
-            .map_err(|e| TableError::Io {
-                path: path.clone(),
-                message: e.to_string(),
-            })?
-            .len();
+        let len = match std::fs::metadata(&path) {
+            Ok(md) => md.len(),
+            Err(e) => {
+                let message = e.to_string();
+                return (Err(TableError::Io { path, message }), None);
+            }
+        };
         let o = &self.options;
         // Reserve before opening so that threads opening tables at once
-        // cannot overshoot a limit together; released on failure.
-        let backend = if o.backend == Backend::Mmap
-            && self.mapped_bytes.fetch_add(len, Ordering::Relaxed) + len <= o.max_mapped_bytes
-        {
-            Backend::Mmap
-        } else {
-            if o.backend == Backend::Mmap {
-                self.mapped_bytes.fetch_sub(len, Ordering::Relaxed);
+        // cannot overshoot a cap together; given back on failure.
+        let cost = loop {
+            match self
+                .caps
+                .reserve(o.backend, len, o.max_mapped_bytes, o.max_open_files)
+            {
+                Some(cost) => break cost,
+                None if make_room() => continue,
+                None => {
+                    return (
+                        Err(no_room(path, o.max_mapped_bytes, o.max_open_files)),
+                        None,
+                    )
+                }
             }
-            if self.open_files.fetch_add(1, Ordering::Relaxed) >= o.max_open_files {
-                self.open_files.fetch_sub(1, Ordering::Relaxed);
-                return Err(TableError::Limit {
-                    path,
-                    what: format!(
-                        "opening it would exceed the limits of {} mapped bytes and {} open files",
-                        o.max_mapped_bytes, o.max_open_files
-                    ),
-                });
-            }
-            Backend::Pread
         };
         let budget = self
             .budget
             .get_or_init(|| DecodeBudget::new(o.max_decoded_bytes));
-        Table::open_budgeted(&path, &self.rules, m, backend, Arc::clone(budget)).inspect_err(|_| {
-            match backend {
-                Backend::Mmap => {
-                    self.mapped_bytes.fetch_sub(len, Ordering::Relaxed);
-                }
-                Backend::Pread => {
-                    self.open_files.fetch_sub(1, Ordering::Relaxed);
-                }
+        match Table::open_budgeted(&path, &self.rules, m, cost.backend, Arc::clone(budget)) {
+            Ok(t) => (Ok(t), Some(cost)),
+            Err(e) => {
+                self.caps.release(cost);
+                (Err(e), None)
             }
-        })
-    }
-
-    /// The table of a material (either colour order), opened on first use.
-    /// A shared handle, for callers that keep tables beyond the tablebase.
-    pub fn table(&self, material: Material) -> Result<Arc<Table>, ProbeError> {
-        match self.slot(material) {
-            Ok(t) => Ok(Arc::clone(t)),
-            Err(e) => Err(ProbeError::Table((**e).clone())),
         }
     }
 
-    /// The table of a material, borrowed: the probe path. No reference
-    /// count is touched, so threads probing the same table do not contend.
-    #[inline]
-    pub fn table_ref(&self, material: Material) -> Result<&Table, ProbeError> {
+    /// The table of a material (either colour order), opened on first use.
+    /// A shared handle: holding it keeps the table open even if the
+    /// tablebase closes it to make room.
+    pub fn table(&self, material: Material) -> Result<Arc<Table>, ProbeError> {
+        if self.evicts() {
+            let m = material.canonical().0;
+            return self
+                .evicting
+                .get(m.code(), &self.caps, |make_room| {
+                    self.open_table(m, make_room)
+                })
+                .map_err(ProbeError::Table);
+        }
         match self.slot(material) {
-            Ok(t) => Ok(t),
+            Ok(t) => Ok(Arc::clone(t)),
             Err(e) => Err(ProbeError::Table((**e).clone())),
         }
     }
@@ -338,13 +381,23 @@ impl Tablebase {
             ProbeError::GameOver("a side has no pieces left, so there is nothing to probe".into())
         })?;
         let (canonical, flipped) = material.canonical();
-        let table = self.table_ref(canonical)?;
-        let value = if flipped {
-            probe(table, &pos.color_flip())
-        } else {
-            probe(table, pos)
+        let run = |table: &Table| {
+            if flipped {
+                probe(table, &pos.color_flip())
+            } else {
+                probe(table, pos)
+            }
         };
-        value.map_err(ProbeError::from)
+        if self.evicts() {
+            let table = self.table(canonical)?;
+            return run(&table).map_err(ProbeError::from);
+        }
+        // The resident path: the table is borrowed, no reference count is
+        // touched, so threads probing the same table do not contend.
+        match self.slot(canonical) {
+            Ok(t) => run(t).map_err(ProbeError::from),
+            Err(e) => Err(ProbeError::Table((**e).clone())),
+        }
     }
 
     /// The value for the side to move of playing `mv` in `pos`.

@@ -116,22 +116,37 @@ fn probes_agree_on_compressed_tables_with_both_backends() {
 }
 
 #[test]
-fn limits_switch_to_positional_reads_then_refuse() {
+fn limits_switch_to_positional_reads_then_evict() {
     let rules = Ruleset::standard();
     let opts = TablebaseOptions {
         max_mapped_bytes: 0,
         max_open_files: 1,
         ..TablebaseOptions::default()
     };
-    let tb = Tablebase::open_with(compressed_root(), rules, opts).unwrap();
+    let tb = Tablebase::open_with(compressed_root(), rules.clone(), opts).unwrap();
+    let resident = Tablebase::open(compressed_root(), rules.clone()).unwrap();
     let first: Position = "7/7/7/7/3r3/7/7/7/E6 w".parse().unwrap();
-    assert!(tb.probe(&first).is_ok());
+    let second: Position = "7/7/7/7/3r3/7/7/7/L6 w".parse().unwrap();
+    assert_eq!(tb.probe(&first).unwrap(), resident.probe(&first).unwrap());
     assert_eq!(
         tb.table("EvR".parse().unwrap()).unwrap().backend(),
         Backend::Pread
     );
-    let second: Position = "7/7/7/7/3r3/7/7/7/L6 w".parse().unwrap();
-    let err = tb.probe(&second).unwrap_err();
+    // A second table closes the first (one open file at most), and the
+    // first opens again when needed.
+    assert_eq!(tb.probe(&second).unwrap(), resident.probe(&second).unwrap());
+    assert_eq!(tb.probe(&first).unwrap(), resident.probe(&first).unwrap());
+    let u = tb.usage();
+    assert_eq!((u.open_files, u.mapped_bytes, u.evicting_open), (1, 0, 1));
+    assert_eq!(u.evictions, 2);
+    // Caps that no table fits: a clear refusal, not a panic.
+    let none = TablebaseOptions {
+        max_mapped_bytes: 0,
+        max_open_files: 0,
+        ..TablebaseOptions::default()
+    };
+    let tb = Tablebase::open_with(compressed_root(), rules, none).unwrap();
+    let err = tb.probe(&first).unwrap_err();
     assert!(
         matches!(err, ProbeError::Table(TableError::Limit { .. })),
         "{err}"

@@ -4,6 +4,7 @@
 
 mod bad_tables;
 mod compressed;
+mod eviction;
 mod fixture;
 mod probe_api;
 mod published;
