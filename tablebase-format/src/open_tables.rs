@@ -15,17 +15,22 @@
 //!   table evicted while probed closes when that probe ends, so the caps can
 //!   be exceeded by at most one table per probing thread, briefly.
 //!
+//! A table opened again after eviction skips its payload checksum if its
+//! file is unchanged (same device, inode, length, modification and change
+//! times: jungletb never rewrites a table in place), so a small cap costs
+//! system calls, not a read of the whole file per reopening.
+//!
 //! Recency is counted in openings, not in probes (a per-probe clock would
 //! make every probe write one shared cache line): each use stamps the table
 //! with the number of tables opened so far, and the table with the oldest
 //! stamp goes first. Ties are tables not used since the same opening.
 
 use crate::error::TableError;
-use crate::table::{Backend, Table};
+use crate::table::{Backend, FileStamp, Table};
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// The caps, and what is held against them.
 #[derive(Debug, Default)]
@@ -101,17 +106,23 @@ pub(crate) struct Evicting {
     opened: AtomicU64,
     /// Tables closed to make room.
     evicted: AtomicU64,
+    /// The files of closed tables, verified when they were opened.
+    verified: Mutex<FxHashMap<usize, FileStamp>>,
 }
 
 impl Evicting {
     /// The table of material `code`, opening it with `open` on a miss.
     /// `open` gets a `make_room` callback that closes the least recently
-    /// used table and says whether it found one to close.
+    /// used table and says whether it found one to close, and the stamp of
+    /// the file if it was verified when this table was open before.
     pub(crate) fn get(
         &self,
         code: usize,
         caps: &Caps,
-        open: impl FnOnce(&dyn Fn() -> bool) -> (Result<Table, TableError>, Option<Cost>),
+        open: impl FnOnce(
+            &dyn Fn() -> bool,
+            Option<FileStamp>,
+        ) -> (Result<Table, TableError>, Option<Cost>),
     ) -> Result<Arc<Table>, TableError> {
         let now = self.opened.load(Ordering::Relaxed);
         if let Some(e) = self.read().get(&code) {
@@ -121,7 +132,8 @@ impl Evicting {
         // Opened without the lock held (opening checks the checksums): two
         // threads may open the same table at once; the second one's copy
         // is dropped and its reservation given back.
-        let (table, cost) = open(&|| self.make_room(caps));
+        let verified = self.stamps().get(&code).copied();
+        let (table, cost) = open(&|| self.make_room(caps), verified);
         let mut entries = self.write();
         if let Some(e) = entries.get(&code) {
             if let Some(c) = cost {
@@ -175,6 +187,9 @@ impl Evicting {
         if let Some(c) = e.cost {
             caps.release(c);
         }
+        if let Some(stamp) = e.table.as_ref().ok().and_then(|t| t.stamp()) {
+            self.stamps().insert(k, stamp);
+        }
         self.evicted.fetch_add(1, Ordering::Relaxed);
         true
     }
@@ -187,6 +202,10 @@ impl Evicting {
     /// Tables open now.
     pub(crate) fn open_count(&self) -> usize {
         self.read().values().filter(|e| e.cost.is_some()).count()
+    }
+
+    fn stamps(&self) -> std::sync::MutexGuard<'_, FxHashMap<usize, FileStamp>> {
+        self.verified.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, FxHashMap<usize, Entry>> {

@@ -51,6 +51,40 @@ pub struct Table {
     /// non-zero budget only; WDL is decoded per probe).
     kept: BlockStore,
     budget: Arc<DecodeBudget>,
+    /// The identity of the file opened.
+    stamp: Option<FileStamp>,
+}
+
+/// The identity of a file as the file system gives it: device, inode,
+/// length, modification and change times. jungletb never modifies a table
+/// file in place (a new table arrives by rename, with a new inode), so an
+/// equal stamp means the same bytes as when the stamp was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileStamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl FileStamp {
+    #[cfg(unix)]
+    fn of(m: &std::fs::Metadata) -> Option<FileStamp> {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileStamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<FileStamp> {
+        None
+    }
 }
 
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
@@ -134,19 +168,23 @@ impl Table {
         material: Material,
         backend: Backend,
     ) -> Result<Table, TableError> {
-        Self::open_budgeted(path, rules, material, backend, DecodeBudget::new(0))
+        Self::open_budgeted(path, rules, material, backend, DecodeBudget::new(0), None)
     }
 
     /// [`Table::open_with`], keeping decoded blocks of a compressed table
-    /// while `budget` allows.
+    /// while `budget` allows. If the file still has the identity `verified`
+    /// (device, inode, length, modification and change times) of a file
+    /// whose payload checksum this caller verified before, the payload
+    /// checksum is not computed again (the header's still is).
     pub(crate) fn open_budgeted(
         path: &Path,
         rules: &Ruleset,
         material: Material,
         backend: Backend,
         budget: Arc<DecodeBudget>,
+        verified: Option<FileStamp>,
     ) -> Result<Table, TableError> {
-        let mut table = Self::open_unchecked_ruleset(path, backend)?;
+        let mut table = Self::open_unchecked_ruleset(path, backend, verified)?;
         if let (Some(l), true) = (&table.layout, budget.limit > 0) {
             table.kept = (0..l.dtm.blocks).map(|_| OnceLock::new()).collect();
         }
@@ -165,17 +203,29 @@ impl Table {
     /// Opens and validates a table file under whatever rule set it records
     /// (for `info`). Checksums are verified.
     pub fn open_any(path: &Path) -> Result<Table, TableError> {
-        Self::open_unchecked_ruleset(path, Backend::Mmap)
+        Self::open_unchecked_ruleset(path, Backend::Mmap, None)
     }
 
-    fn open_unchecked_ruleset(path: &Path, backend: Backend) -> Result<Table, TableError> {
+    /// The identity of the file this table was opened from (`None` where
+    /// the platform does not give one).
+    pub(crate) fn stamp(&self) -> Option<FileStamp> {
+        self.stamp
+    }
+
+    fn open_unchecked_ruleset(
+        path: &Path,
+        backend: Backend,
+        verified: Option<FileStamp>,
+    ) -> Result<Table, TableError> {
         let io = |e| TableError::from_io(path, e);
         let corrupt = |what: String| TableError::Corrupt {
             path: path.to_path_buf(),
             what,
         };
         let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        let metadata = file.metadata().map_err(io)?;
+        let len = metadata.len();
+        let stamp = FileStamp::of(&metadata);
         if len == 0 {
             return Err(TableError::NotATable(path.to_path_buf()));
         }
@@ -212,15 +262,17 @@ impl Table {
             )));
         }
         let offset = header.header_len as u64;
-        // The payload checksum, in pieces (no need to hold a whole file).
+        // The payload checksum, in pieces (no need to hold a whole file);
+        // skipped only for the unchanged file the caller verified before.
         let mut crc = crc32fast::Hasher::new();
         let mut at = offset;
-        while at < len {
+        let known = stamp.is_some() && stamp == verified;
+        while at < len && !known {
             let n = (len - at).min(1 << 20) as usize;
             with_range(&source, at, n, |b| crc.update(b)).map_err(io)?;
             at += n as u64;
         }
-        if crc.finalize() != header.payload_crc {
+        if !known && crc.finalize() != header.payload_crc {
             return Err(TableError::ChecksumMismatch {
                 path: path.to_path_buf(),
                 part: "payload",
@@ -265,6 +317,7 @@ impl Table {
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
             kept: Box::new([]),
             budget: DecodeBudget::new(0),
+            stamp,
         })
     }
 

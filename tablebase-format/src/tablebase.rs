@@ -2,7 +2,7 @@
 
 use crate::error::{ProbeError, TableError};
 use crate::open_tables::{no_room, Caps, Cost, Evicting};
-use crate::table::{Backend, DecodeBudget, Table};
+use crate::table::{Backend, DecodeBudget, FileStamp, Table};
 use jungletb_indexer::Material;
 use jungletb_rules::{Move, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
@@ -266,7 +266,7 @@ impl Tablebase {
     fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
         let m = material.canonical().0;
         self.slots[m.code()].get_or_init(|| {
-            self.open_table(m, &|| false)
+            self.open_table(m, &|| false, None)
                 .0
                 .map(Arc::new)
                 .map_err(Box::new)
@@ -282,6 +282,7 @@ impl Tablebase {
         &self,
         m: Material,
         make_room: &dyn Fn() -> bool,
+        verified: Option<FileStamp>,
     ) -> (Result<Table, TableError>, Option<Cost>) {
         let plain = table_path(&self.dir, m);
         let path = if plain.exists() {
@@ -321,7 +322,14 @@ impl Tablebase {
         let budget = self
             .budget
             .get_or_init(|| DecodeBudget::new(o.max_decoded_bytes));
-        match Table::open_budgeted(&path, &self.rules, m, cost.backend, Arc::clone(budget)) {
+        match Table::open_budgeted(
+            &path,
+            &self.rules,
+            m,
+            cost.backend,
+            Arc::clone(budget),
+            verified,
+        ) {
             Ok(t) => (Ok(t), Some(cost)),
             Err(e) => {
                 self.caps.release(cost);
@@ -338,8 +346,8 @@ impl Tablebase {
             let m = material.canonical().0;
             return self
                 .evicting
-                .get(m.code(), &self.caps, |make_room| {
-                    self.open_table(m, make_room)
+                .get(m.code(), &self.caps, |make_room, verified| {
+                    self.open_table(m, make_room, verified)
                 })
                 .map_err(ProbeError::Table);
         }
