@@ -249,20 +249,33 @@ macro_rules! tri {
     };
 }
 
+/// An answer about one position: the JSON and the probes it made.
+type PositionAnswer = fn(&Tablebase, &Position) -> Result<(Json, u64), ProbeError>;
+
+/// A route answering one position with `answer` (`probe`, `mainline`).
+async fn position_route(
+    state: Shared,
+    path: Result<Path<String>, PathRejection>,
+    query: Option<String>,
+    route: &str,
+    answer: PositionAnswer,
+) -> Response {
+    let (served, tb) = tri!(served(&state, path));
+    let pos = tri!(position_param(&query));
+    let key = format!("{route}|{}|{pos}", served.label);
+    let generate_args = served.generate_args.clone();
+    cached_or_compute(Arc::clone(&state), key, move || {
+        answer(&tb, &pos).map_err(|e| ApiError::from_probe(e, &generate_args, Some(&pos)))
+    })
+    .await
+}
+
 async fn probe(
     State(state): State<Shared>,
     path: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let (served, tb) = tri!(served(&state, path));
-    let pos = tri!(position_param(&query));
-    let key = format!("probe|{}|{pos}", served.label);
-    let generate_args = served.generate_args.clone();
-    cached_or_compute(Arc::clone(&state), key, move || {
-        answers::position(&tb, &pos)
-            .map_err(|e| ApiError::from_probe(e, &generate_args, Some(&pos)))
-    })
-    .await
+    position_route(state, path, query, "probe", answers::position).await
 }
 
 async fn mainline(
@@ -270,15 +283,7 @@ async fn mainline(
     path: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let (served, tb) = tri!(served(&state, path));
-    let pos = tri!(position_param(&query));
-    let key = format!("mainline|{}|{pos}", served.label);
-    let generate_args = served.generate_args.clone();
-    cached_or_compute(Arc::clone(&state), key, move || {
-        answers::mainline(&tb, &pos)
-            .map_err(|e| ApiError::from_probe(e, &generate_args, Some(&pos)))
-    })
-    .await
+    position_route(state, path, query, "mainline", answers::mainline).await
 }
 
 async fn map(

@@ -158,20 +158,15 @@ impl Evicting {
         table.map_err(|e| *e)
     }
 
-    /// Closes the least recently used table, or waits a moment for tables
-    /// other threads are opening (they hold room but are not in the set
-    /// yet). False only if no table holds any room: then the table asked
-    /// for does not fit the caps at all.
+    /// Closes the least recently used table, or, if none is in the set,
+    /// waits a moment for the tables other threads are opening (they hold
+    /// room but are not in the set yet). The caller has checked that the
+    /// table fits the caps when nothing else is open, so room comes.
     fn make_room(&self, caps: &Caps) -> bool {
-        if self.evict_one(caps) {
-            return true;
-        }
-        let held = caps.mapped_bytes.load(Ordering::Relaxed) > 0
-            || caps.open_files.load(Ordering::Relaxed) > 0;
-        if held {
+        if !self.evict_one(caps) {
             std::thread::sleep(std::time::Duration::from_micros(20));
         }
-        held
+        true
     }
 
     /// Closes the least recently used open table; false if none is open.

@@ -304,6 +304,16 @@ impl Tablebase {
         let o = &self.options;
         // Reserve before opening so that threads opening tables at once
         // cannot overshoot a cap together; given back on failure.
+        // A table that cannot fit even with every other table closed is
+        // refused at once (waiting for room would never end).
+        let fits =
+            (o.backend == Backend::Mmap && len <= o.max_mapped_bytes) || o.max_open_files > 0;
+        if !fits {
+            return (
+                Err(no_room(path, o.max_mapped_bytes, o.max_open_files)),
+                None,
+            );
+        }
         let cost = loop {
             match self
                 .caps
