@@ -1,0 +1,114 @@
+//! What the table fuzz targets share: small real tables generated once per
+//! process, and a way to damage one with the fuzzer's bytes while keeping
+//! its checksums right, so that the readers and decoders (not only the
+//! checksum checks) see the damage.
+
+use jungletb_format::{table_dir, write_compressed_table, Header, Table, Tablebase};
+use jungletb_indexer::Material;
+use jungletb_rules::Ruleset;
+use jungletb_solver::{generate, GenerateOptions};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The materials the table targets damage.
+pub const MATERIALS: [&str; 2] = ["EvR", "ELvR"];
+
+/// A directory with the standard tables of [`MATERIALS`] (and what they
+/// need), plain and compressed copies, generated on first use.
+pub fn fixture() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let rules = Ruleset::standard();
+        generate(&GenerateOptions {
+            root: dir.path().to_path_buf(),
+            rules: rules.clone(),
+            max_pieces: 3,
+            materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
+            mem: None,
+        })
+        .expect("fixture tables");
+        let src = table_dir(dir.path(), &rules);
+        let packed = dir.path().join("compressed");
+        for m in MATERIALS {
+            let m: Material = m.parse().unwrap();
+            let t = Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap();
+            write_compressed_table(&packed, &t, 3).unwrap();
+        }
+        dir
+    })
+    .path()
+}
+
+/// The path of a fixture table: plain (`.jtb`) or compressed (`.jtbz`).
+pub fn table_file(material: &str, compressed: bool) -> PathBuf {
+    let root = fixture();
+    if compressed {
+        root.join("compressed").join(format!("{material}.jtbz"))
+    } else {
+        table_dir(root, &Ruleset::standard()).join(format!("{material}.jtb"))
+    }
+}
+
+/// Applies the fuzzer's `edits` to `bytes`: the first byte picks a
+/// truncation (0: none), then each 3 bytes `(offset lo, offset hi, xor)`
+/// flip bits at `offset` (scaled over the file). Afterwards, if the header
+/// still parses, the payload length and both checksums are rewritten to
+/// match the damaged bytes.
+pub fn damage(mut bytes: Vec<u8>, edits: &[u8], path: &Path) -> Vec<u8> {
+    let Some((&cut, rest)) = edits.split_first() else {
+        return bytes;
+    };
+    for e in rest.chunks_exact(3) {
+        let at = (usize::from(e[0]) | usize::from(e[1]) << 8) * bytes.len() / 65536;
+        bytes[at] ^= e[2];
+    }
+    if cut != 0 {
+        let keep = bytes.len() * usize::from(cut) / 256;
+        bytes.truncate(keep.max(1));
+    }
+    if let Ok(mut header) = Header::parse(&bytes, bytes.len() as u64, path) {
+        let start = header.header_len as usize;
+        if start <= bytes.len() {
+            header.payload_len = (bytes.len() - start) as u64;
+            header.payload_crc = crc32fast::hash(&bytes[start..]);
+            let h = header.to_bytes();
+            if h.len() <= bytes.len() {
+                bytes[..h.len()].copy_from_slice(&h);
+            }
+        }
+    }
+    bytes
+}
+
+/// Writes damaged `bytes` as `material`'s table in a fresh directory, opens
+/// it and reads every slot and probes positions through a [`Tablebase`]:
+/// errors are fine, panics are the bugs the fuzzer looks for.
+pub fn open_and_read(material: &str, compressed: bool, bytes: &[u8]) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let rules = Ruleset::standard();
+    let sub = table_dir(dir.path(), &rules);
+    std::fs::create_dir_all(&sub).unwrap();
+    let ext = if compressed { "jtbz" } else { "jtb" };
+    let path = sub.join(format!("{material}.{ext}"));
+    std::fs::write(&path, bytes).unwrap();
+    let m: Material = material.parse().unwrap();
+    if let Ok(t) = Table::open(&path, &rules, m) {
+        let n = t.index().size();
+        let _ = t.stored_values(0..n);
+        for i in (0..n).step_by(7) {
+            let _ = t.wdl_at(i);
+            let _ = t.value_at(i);
+        }
+    }
+    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    let m: Material = material.parse().unwrap();
+    if let Ok(t) = tb.table(m) {
+        for i in (0..t.index().size()).step_by(97) {
+            if let Some(pos) = t.index().canonical_position(i) {
+                let _ = tb.probe(&pos);
+                let _ = tb.probe_wdl(&pos);
+            }
+        }
+    }
+}
