@@ -161,11 +161,12 @@ fn random_corruptions_never_open_and_never_panic() {
 }
 
 /// Every single-bit flip and every truncation of a small plain table and of
-/// its compressed form: none opens, through `Table::open` or through a
-/// `Tablebase` probe (exhaustive, not sampled).
+/// its compressed form: none opens, through `Table::open`, through a
+/// `Tablebase` probe or through `verify` (exhaustive, not sampled).
 #[test]
 fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
     use jungletb::format::{write_compressed_table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+    use jungletb::solver::verify_material;
     let name = "CvC"; // the smallest table: 1,197 slots
     let (d, plain_path, plain) = copy_table(name);
     let table = open(&plain_path, name).unwrap();
@@ -174,6 +175,7 @@ fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
     let packed_path = d.path().join(format!("{name}.{COMPRESSED_EXTENSION}"));
     let packed = std::fs::read(&packed_path).unwrap();
     let pos: Position = "7/7/7/7/7/7/7/7/C5c w".parse().unwrap();
+    let material: jungletb::indexer::Material = name.parse().unwrap();
     for (path, bytes, ext) in [
         (&plain_path, &plain, TABLE_EXTENSION),
         (&packed_path, &packed, COMPRESSED_EXTENSION),
@@ -196,6 +198,10 @@ fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
             );
             let tb = Tablebase::with_dir(d.path().to_path_buf(), Ruleset::standard());
             assert!(tb.probe(&pos).is_err(), "{ext}: {what} answered a probe");
+            assert!(
+                verify_material(&tb, material).is_err(),
+                "{ext}: {what} passed verify"
+            );
             cases += 1;
         };
         for i in 0..bytes.len() * 8 {
@@ -216,6 +222,8 @@ fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
         );
         let tb = Tablebase::with_dir(d.path().to_path_buf(), Ruleset::standard());
         assert!(tb.probe(&pos).is_ok(), "{ext}: the intact file answers");
+        let report = verify_material(&tb, material).expect("the intact file verifies");
+        assert_eq!(report.mismatches, 0);
         std::fs::rename(&aside, other).unwrap();
     }
 }
