@@ -2,7 +2,10 @@
 # Generation on a disk that fills up and on a directory that turns
 # read-only: each ends in a clear error (exit 1, no panic), no file carrying
 # a table's name is ever incomplete, and a later run on a healthy disk ends
-# byte-identical to an undisturbed run.
+# byte-identical to an undisturbed run. Then a table deleted and another
+# corrupted between runs (verify names the damage; generate keeps the
+# damaged file aside and makes both again), and a solve inside a cgroup
+# whose memory limit is below the material's working set.
 #
 #   tests/faults/run.sh [path/to/jungletb]
 #
@@ -67,3 +70,52 @@ done
 left=$(find "$mnt/standard" -maxdepth 1 \( -name '.work-*' -o -name '*.tmp' \) | wc -l)
 [ "$left" = 0 ] || fail "$left leftovers"
 say "ok: recovered to $(ls "$mnt/standard"/*.jtb | wc -l) tables byte-identical to an undisturbed run"
+
+# 4. Between runs a table is deleted and another corrupted: verify names the
+#    damage; generate keeps the damaged file aside (never deletes it) and
+#    makes both again, byte-identical.
+rm "$mnt/standard/ERvD.jtb"
+printf '\xff' | dd of="$mnt/standard/LvR.jtb" bs=1 seek=5000 conv=notrunc status=none
+set +e
+"$bin" verify --tables "$mnt" --quiet > "$work/verify.out" 2>&1
+code=$?
+set -e
+[ "$code" != 0 ] || fail "verify passed a corrupted table"
+grep -q "LvR" "$work/verify.out" || fail "verify did not name LvR: $(cat "$work/verify.out")"
+"$bin" generate --out "$mnt" --max-pieces 3 --threads 2 --quiet
+for f in "$work/ref/standard"/*.jtb; do
+  cmp -s "$f" "$mnt/standard/$(basename "$f")" || fail "$(basename "$f") differs after regenerating"
+done
+ls "$mnt/standard"/LvR.jtb.invalid-* >/dev/null 2>&1 || fail "the corrupted LvR was not kept aside"
+say "deleted + corrupted table: verify named it, generate kept it as $(basename "$(ls "$mnt/standard"/LvR.jtb.invalid-* | head -1)") and regenerated both byte-identical"
+
+# 5. A memory limit below the working set (cgroup v1 or v2): ELvTR with
+#    --mem at its minimum (70M) in a cgroup limited to 48 MB, below what the
+#    solve touches (its arrays, its sub-tables' maps): the kernel reclaims
+#    and pages, the run completes, and the table is byte-identical to an
+#    unconstrained solve.
+"$bin" generate --out "$work/ref" --material ELvTR --threads 2 --quiet
+cp -r "$work/ref/standard" "$work/cg-standard"
+rm "$work/cg-standard/ELvTR.jtb"
+mkdir -p "$work/cg" && mv "$work/cg-standard" "$work/cg/standard"
+limit=$((48 << 20))
+if [ -d /sys/fs/cgroup/memory ]; then
+  cg=/sys/fs/cgroup/memory/jungletb-faults-$$
+  mkdir "$cg"
+  echo "$limit" > "$cg/memory.limit_in_bytes"
+  peak_file=$cg/memory.max_usage_in_bytes
+elif [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+  cg=/sys/fs/cgroup/jungletb-faults-$$
+  mkdir "$cg"
+  echo "$limit" > "$cg/memory.max"
+  peak_file=$cg/memory.peak
+else
+  say "memory limit: no cgroup memory controller here: skipped"
+  exit 0
+fi
+sh -c "echo \$\$ > $cg/cgroup.procs && exec $bin generate --out $work/cg --material ELvTR --threads 2 --mem 70M --quiet"
+peak=$(cat "$peak_file" 2>/dev/null || echo 0)
+rmdir "$cg" 2>/dev/null || true
+cmp -s "$work/ref/standard/ELvTR.jtb" "$work/cg/standard/ELvTR.jtb" || fail "ELvTR differs under the memory limit"
+[ "$peak" -le "$limit" ] || fail "peak memory $peak above the $limit limit"
+say "memory limit: ELvTR solved in a cgroup of $((limit >> 20)) MB (peak $((peak >> 20)) MB), byte-identical"
