@@ -21,8 +21,9 @@
 //!
 //! Work is bounded: probes run on at most [`ServerConfig::workers`] blocking
 //! threads, at most [`ServerConfig::queue`] requests wait for one (503
-//! beyond), at most [`ServerConfig::max_connections`] connections are open,
-//! and the response cache is bounded by entries and bytes.
+//! beyond), at most [`ServerConfig::max_connections`] connections are open
+//! (each closed after [`ServerConfig::idle_timeout`] without traffic), and
+//! the response cache is bounded by entries and bytes.
 //!
 //! ```no_run
 //! use jungletb_server::{serve, Served, ServerConfig};
@@ -58,6 +59,10 @@ pub struct ServerConfig {
     pub queue: usize,
     /// Connections open at once; more wait to be accepted.
     pub max_connections: usize,
+    /// A connection with nothing read or written for this long is closed.
+    /// An answer being computed moves no bytes, so keep it above the
+    /// longest computation (`stats` of a 5-piece table takes seconds).
+    pub idle_timeout: std::time::Duration,
     /// Cached answers (0: no cache).
     pub cache_entries: usize,
     /// Bytes of cached answers.
@@ -72,6 +77,7 @@ impl Default for ServerConfig {
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue: 1024,
             max_connections: 4096,
+            idle_timeout: std::time::Duration::from_secs(60),
             cache_entries: 100_000,
             cache_bytes: 64 << 20,
             log_requests: true,
@@ -100,7 +106,10 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = router(state(rulesets, &config));
-    axum::serve(BoundedListener::new(listener, config.max_connections), app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    axum::serve(
+        BoundedListener::new(listener, config.max_connections, config.idle_timeout),
+        app,
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }

@@ -1,29 +1,37 @@
 //! A TCP listener that holds at most a fixed number of connections open:
 //! beyond it, new connections wait in the kernel's accept queue instead of
-//! each costing the server buffers and a task.
+//! each costing the server buffers and a task. A connection on which
+//! nothing is read or written for the idle timeout is closed, so clients
+//! that connect and say nothing (or trickle bytes) cannot keep the places.
 
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::{Instant, Sleep};
 
 /// [`TcpListener`] with a bound on open connections.
 #[derive(Debug)]
 pub struct BoundedListener {
     inner: TcpListener,
     open: Arc<Semaphore>,
+    idle: Duration,
 }
 
 impl BoundedListener {
-    /// Accepts at most `max_connections` connections at once.
-    pub fn new(inner: TcpListener, max_connections: usize) -> BoundedListener {
+    /// Accepts at most `max_connections` connections at once, each closed
+    /// after `idle` without a byte read or written.
+    pub fn new(inner: TcpListener, max_connections: usize, idle: Duration) -> BoundedListener {
         BoundedListener {
             inner,
             open: Arc::new(Semaphore::new(max_connections.max(1))),
+            idle,
         }
     }
 }
@@ -33,6 +41,25 @@ impl BoundedListener {
 pub struct BoundedStream {
     stream: TcpStream,
     _permit: OwnedSemaphorePermit,
+    idle: Duration,
+    deadline: Pin<Box<Sleep>>,
+}
+
+impl BoundedStream {
+    /// Pushes the idle deadline back after progress.
+    fn progressed(&mut self) {
+        let at = Instant::now() + self.idle;
+        self.deadline.as_mut().reset(at);
+    }
+
+    /// An error once the idle deadline has passed.
+    fn expired(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        self.deadline
+            .as_mut()
+            .poll(cx)
+            .is_ready()
+            .then(|| io::Error::new(io::ErrorKind::TimedOut, "connection idle for too long"))
+    }
 }
 
 impl axum::serve::Listener for BoundedListener {
@@ -52,6 +79,8 @@ impl axum::serve::Listener for BoundedListener {
                         BoundedStream {
                             stream,
                             _permit: permit,
+                            idle: self.idle,
+                            deadline: Box::pin(tokio::time::sleep(self.idle)),
                         },
                         addr,
                     );
@@ -74,7 +103,16 @@ impl AsyncRead for BoundedStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_read(cx, buf)
+        match Pin::new(&mut self.stream).poll_read(cx, buf) {
+            Poll::Ready(r) => {
+                self.progressed();
+                Poll::Ready(r)
+            }
+            Poll::Pending => match self.expired(cx) {
+                Some(e) => Poll::Ready(Err(e)),
+                None => Poll::Pending,
+            },
+        }
     }
 }
 
@@ -84,7 +122,16 @@ impl AsyncWrite for BoundedStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        match Pin::new(&mut self.stream).poll_write(cx, buf) {
+            Poll::Ready(r) => {
+                self.progressed();
+                Poll::Ready(r)
+            }
+            Poll::Pending => match self.expired(cx) {
+                Some(e) => Poll::Ready(Err(e)),
+                None => Poll::Pending,
+            },
+        }
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -29,6 +29,9 @@ pub struct Args {
     /// Connections open at once; more wait in the kernel's accept queue.
     #[arg(long, default_value_t = 4096, value_name = "N")]
     max_connections: usize,
+    /// Seconds a connection may stay without traffic before it is closed.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    idle_timeout: u64,
     /// Cached answers (0: no cache).
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     cache_entries: usize,
@@ -89,6 +92,7 @@ pub fn run(a: Args) -> CmdResult {
         workers: a.workers.unwrap_or(ServerConfig::default().workers),
         queue: a.queue,
         max_connections: a.max_connections,
+        idle_timeout: std::time::Duration::from_secs(a.idle_timeout.max(1)),
         cache_entries: a.cache_entries,
         cache_bytes: a.cache_mb << 20,
         log_requests: !a.quiet,

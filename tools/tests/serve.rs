@@ -475,3 +475,34 @@ fn render_writes_svg_and_never_overwrites() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no piece on c3"));
 }
+
+#[test]
+fn idle_connections_are_closed_and_free_their_places() {
+    let server = Server::start(&["--max-connections", "2", "--idle-timeout", "1"]);
+    // Two clients take both places and say nothing.
+    let idle: Vec<TcpStream> = (0..2)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    // A third is answered once the idle ones are closed (about a second).
+    let start = std::time::Instant::now();
+    let (status, _) = server.get("/health");
+    assert_eq!(status, 200);
+    let waited = start.elapsed();
+    assert!(
+        waited >= Duration::from_millis(500),
+        "answered after {waited:?}: the places were free?"
+    );
+    assert!(
+        waited < Duration::from_secs(10),
+        "answered after {waited:?}"
+    );
+    // The idle clients find their connections closed.
+    for mut s in idle {
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut buf = [0u8; 16];
+        let n = s.read(&mut buf).unwrap_or(0);
+        assert_eq!(n, 0, "an idle connection stays open");
+    }
+    assert!(server.stop().success());
+}
