@@ -10,6 +10,11 @@ use super::{
 /// renumbered in canonical order so that a code's position among the codes
 /// of its length gives its symbol without a lookup table. Per decoded
 /// symbol a probe touches `last` (one cache line) and one `slot_len` entry.
+///
+/// Probes land in cold tables, so the decoder's arrays are kept small:
+/// symbol lengths are `u16` when every symbol covers fewer than 65,536
+/// slots (else `u32`), and a pair-tree node is 8 bytes (two `u16` symbol
+/// ids and a `u32`), so that fewer cache lines are missed per probe.
 #[derive(Debug, Clone)]
 pub struct Decoder {
     /// Per code length `l`: the largest window (next 64 bits, left-aligned)
@@ -23,11 +28,41 @@ pub struct Decoder {
     /// Shortest code length.
     min_len: u32,
     /// Slots per (renumbered) symbol.
-    slot_len: Box<[u32]>,
-    /// Per (renumbered) symbol: `[BASE | value, run length, 0]`, or its two
-    /// halves and the left half's length (one read per level of descent).
-    pairs: Box<[[u32; 3]]>,
+    slot_len: SlotLens,
+    /// Per (renumbered) symbol, one read per level of descent.
+    pairs: Box<[Node]>,
 }
+
+/// Slots per symbol, in the narrowest width that holds them all.
+#[derive(Debug, Clone)]
+enum SlotLens {
+    Short(Box<[u16]>),
+    Long(Box<[u32]>),
+}
+
+impl SlotLens {
+    #[inline(always)]
+    fn get(&self, sym: usize) -> u32 {
+        match self {
+            SlotLens::Short(l) => u32::from(l[sym]),
+            SlotLens::Long(l) => l[sym],
+        }
+    }
+}
+
+/// A pair-tree node: a base symbol (`left = LEAF | value`, `n` = run
+/// length) or a pair (`left`, `right`: renumbered symbols; `n` = the left
+/// half's length in slots).
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    left: u16,
+    right: u16,
+    n: u32,
+}
+
+/// Marks a base symbol in [`Node::left`] (symbol ids are below 4,096).
+const LEAF: u16 = 1 << 15;
+const _: () = assert!(MAX_SYMBOLS < LEAF as usize);
 
 impl Decoder {
     /// Builds the decoder, or says why the dictionary or code lengths are
@@ -59,19 +94,29 @@ impl Decoder {
         for (i, &s) in order.iter().enumerate() {
             new_id[s] = i as u32;
         }
-        let slot_len = order.iter().map(|&s| lengths[s] as u32).collect();
+        // `symbol_lengths` caps every length at `MAX_SLOTS` (a u32), and
+        // symbol ids are below `MAX_SYMBOLS` (4,096 < `LEAF`).
+        let slot_len = if lengths.iter().all(|&l| l <= u64::from(u16::MAX)) {
+            SlotLens::Short(order.iter().map(|&s| lengths[s] as u16).collect())
+        } else {
+            SlotLens::Long(order.iter().map(|&s| lengths[s] as u32).collect())
+        };
         let pairs = order
             .iter()
             .map(|&s| {
                 let sym = symbols[s];
                 if sym.left & BASE != 0 {
-                    [sym.left, sym.right, 0]
+                    Node {
+                        left: LEAF | (sym.left & !BASE) as u16,
+                        right: 0,
+                        n: sym.right,
+                    }
                 } else {
-                    [
-                        new_id[sym.left as usize],
-                        new_id[sym.right as usize],
-                        lengths[sym.left as usize] as u32,
-                    ]
+                    Node {
+                        left: new_id[sym.left as usize] as u16,
+                        right: new_id[sym.right as usize] as u16,
+                        n: lengths[sym.left as usize] as u32,
+                    }
                 }
             })
             .collect();
@@ -167,7 +212,7 @@ impl Decoder {
         let mut pos = start;
         let mut found = None;
         self.walk(block, |sym| {
-            let next = pos + self.slot_len[sym] as u64;
+            let next = pos + u64::from(self.slot_len.get(sym));
             if slot < next {
                 found = Some(sym);
                 return false;
@@ -178,14 +223,14 @@ impl Decoder {
         // Down the pair tree to the base symbol holding the slot.
         let (mut sym, mut off) = (found?, (slot - pos) as u32);
         loop {
-            let [left, right, left_len] = self.pairs[sym];
-            if left & BASE != 0 {
-                return Some((left & !BASE) as u8);
+            let Node { left, right, n } = self.pairs[sym];
+            if left & LEAF != 0 {
+                return Some((left & !LEAF) as u8);
             }
-            if off < left_len {
+            if off < n {
                 sym = left as usize;
             } else {
-                off -= left_len;
+                off -= n;
                 sym = right as usize;
             }
         }
@@ -206,11 +251,11 @@ impl Decoder {
         self.walk(block, |sym| {
             stack.push(sym);
             while let Some(s) = stack.pop() {
-                let [left, right, _] = self.pairs[s];
-                if left & BASE != 0 {
+                let Node { left, right, n } = self.pairs[s];
+                if left & LEAF != 0 {
                     let room = target.saturating_sub(out.len() as u64);
-                    let k = (right as u64).min(room);
-                    out.extend(std::iter::repeat_n((left & !BASE) as u8, k as usize));
+                    let k = u64::from(n).min(room);
+                    out.extend(std::iter::repeat_n((left & !LEAF) as u8, k as usize));
                 } else {
                     stack.push(right as usize);
                     stack.push(left as usize);
