@@ -46,19 +46,24 @@ pub struct BoundedStream {
 }
 
 impl BoundedStream {
-    /// Pushes the idle deadline back after progress.
-    fn progressed(&mut self) {
-        let at = Instant::now() + self.idle;
-        self.deadline.as_mut().reset(at);
-    }
-
-    /// An error once the idle deadline has passed.
-    fn expired(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
-        self.deadline
-            .as_mut()
-            .poll(cx)
-            .is_ready()
-            .then(|| io::Error::new(io::ErrorKind::TimedOut, "connection idle for too long"))
+    /// Passes on the result of polling the socket: progress pushes the idle
+    /// deadline back; waiting past it becomes a `TimedOut` error.
+    fn watch<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        match polled {
+            Poll::Ready(r) => {
+                let at = Instant::now() + self.idle;
+                self.deadline.as_mut().reset(at);
+                Poll::Ready(r)
+            }
+            Poll::Pending if self.deadline.as_mut().poll(cx).is_ready() => Poll::Ready(Err(
+                io::Error::new(io::ErrorKind::TimedOut, "connection idle for too long"),
+            )),
+            Poll::Pending => Poll::Pending,
+        }
     }
 }
 
@@ -103,16 +108,8 @@ impl AsyncRead for BoundedStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        match Pin::new(&mut self.stream).poll_read(cx, buf) {
-            Poll::Ready(r) => {
-                self.progressed();
-                Poll::Ready(r)
-            }
-            Poll::Pending => match self.expired(cx) {
-                Some(e) => Poll::Ready(Err(e)),
-                None => Poll::Pending,
-            },
-        }
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        self.watch(cx, polled)
     }
 }
 
@@ -122,16 +119,8 @@ impl AsyncWrite for BoundedStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.stream).poll_write(cx, buf) {
-            Poll::Ready(r) => {
-                self.progressed();
-                Poll::Ready(r)
-            }
-            Poll::Pending => match self.expired(cx) {
-                Some(e) => Poll::Ready(Err(e)),
-                None => Poll::Pending,
-            },
-        }
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.watch(cx, polled)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
