@@ -5,16 +5,17 @@
 //! by an atomic rename, and an open table keeps its old map), so cached
 //! answers never go stale.
 
+use axum::body::Bytes;
 use lru::LruCache;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// A cached answer: HTTP status and JSON body.
 #[derive(Debug, Clone)]
 pub struct Cached {
     /// The HTTP status code.
     pub status: u16,
-    /// The body.
-    pub body: Arc<str>,
+    /// The body (reference-counted: a hit hands it out without a copy).
+    pub body: Bytes,
 }
 
 /// A bounded cache shared by all requests.
@@ -92,7 +93,7 @@ mod tests {
     fn answer(n: usize) -> Cached {
         Cached {
             status: 200,
-            body: "x".repeat(n).into(),
+            body: Bytes::from("x".repeat(n)),
         }
     }
 

@@ -184,7 +184,7 @@ async fn cached_or_compute(
         state.metrics.cache_hits.fetch_add(1, Ordering::Relaxed);
         let mut r = json_response(
             StatusCode::from_u16(hit.status).unwrap_or(StatusCode::OK),
-            hit.body.to_string(),
+            hit.body,
         );
         r.headers_mut()
             .insert("x-cache", HeaderValue::from_static("hit"));
@@ -219,15 +219,15 @@ async fn cached_or_compute(
         Ok(Ok((doc, probes))) => {
             state.metrics.computed.fetch_add(1, Ordering::Relaxed);
             state.metrics.probes.fetch_add(probes, Ordering::Relaxed);
-            let body: Arc<str> = doc.to_string().into();
+            let body = axum::body::Bytes::from(doc.to_string());
             state.cache.put(
                 key,
                 Cached {
                     status: 200,
-                    body: Arc::clone(&body),
+                    body: body.clone(),
                 },
             );
-            json_response(StatusCode::OK, body.to_string())
+            json_response(StatusCode::OK, body)
         }
         Ok(Err(e)) => e.into_response(),
         Err(join) => ApiError {
