@@ -42,6 +42,18 @@ impl Value {
         }
     }
 
+    /// The inverse of [`Value::from_child`]: the value, for the opponent,
+    /// of the position a move of value `self` leads to (one ply closer,
+    /// sides exchanged; a move that ends the game gives `Loss(0)`).
+    #[inline]
+    pub fn to_child(self) -> Value {
+        match self {
+            Value::Win(n) => Value::Loss(n.saturating_sub(1)),
+            Value::Loss(n) => Value::Win(n.saturating_sub(1)),
+            Value::Draw => Value::Draw,
+        }
+    }
+
     /// Distance in plies, `None` for a draw.
     pub fn plies(self) -> Option<u16> {
         match self {
@@ -124,5 +136,19 @@ mod tests {
         assert!(Value::Loss(10) > Value::Loss(0));
         assert_eq!(Value::from_child(Value::Loss(0)), Value::Win(1));
         assert_eq!(Value::from_child(Value::Win(1)), Value::Loss(2));
+    }
+
+    #[test]
+    fn to_child_inverts_from_child() {
+        for v in [
+            Value::Win(1),
+            Value::Win(7),
+            Value::Loss(2),
+            Value::Loss(40),
+            Value::Draw,
+        ] {
+            assert_eq!(Value::from_child(v.to_child()), v, "{v:?}");
+        }
+        assert_eq!(Value::Win(1).to_child(), Value::Loss(0));
     }
 }

@@ -73,7 +73,7 @@ pub fn position(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
 
 /// `GET /api/{ruleset}/mainline?position=P`: the optimal line to the end
 /// (empty for a draw or a finished game), each step with the position and
-/// its value after the move.
+/// its value after the move. (The probe count reported is one per step.)
 pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
     let e: Evaluation = tb.evaluate_value(pos)?;
     let line = if e.game_over.is_some() {
@@ -81,14 +81,14 @@ pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
     } else {
         tb.line(pos)?
     };
-    let mut cur = *pos;
+    // Along an optimal line the values follow from the first one (`line`
+    // has checked that the line is as long as the table says).
+    let (mut cur, mut value) = (*pos, e.value);
     let mut steps = Vec::with_capacity(line.len());
-    let mut probes = 1;
     for mv in &line {
         let next = cur.play(mv);
-        let after = tb.evaluate_value(&next)?;
-        probes += 1;
-        let (category, plies) = value_fields(after.value);
+        value = value.to_child();
+        let (category, plies) = value_fields(value);
         steps.push(json!({
             "move": mv.to_string(),
             "position": next.to_string(),
@@ -106,7 +106,7 @@ pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
             "mainline": steps,
             "winner": winner(&e.position, e.value),
         }),
-        probes,
+        1 + line.len() as u64,
     ))
 }
 

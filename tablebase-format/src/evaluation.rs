@@ -129,10 +129,6 @@ impl RootMove {
     /// (the opponent of the mover): the convention of HTTP tablebase APIs.
     /// A move onto the enemy den gives `Loss(0)`.
     pub fn value_after(&self) -> Value {
-        match self.value {
-            Value::Win(n) => Value::Loss(n.saturating_sub(1)),
-            Value::Loss(n) => Value::Win(n.saturating_sub(1)),
-            Value::Draw => Value::Draw,
-        }
+        self.value.to_child()
     }
 }

@@ -197,6 +197,7 @@ fn answers_equal_probe_json() {
     let server = Server::start(&[]);
     let mut compared = 0;
     let mut finished = 0;
+    let mut steps_checked = 0;
     for line in String::from_utf8(out.stdout).unwrap().lines() {
         let p: Json = serde_json::from_str(line).unwrap();
         let text = p["input"].as_str().unwrap().replace(' ', "_");
@@ -236,9 +237,24 @@ fn answers_equal_probe_json() {
             .collect();
         let expected: Vec<&Json> = p["line"].as_array().unwrap().iter().collect();
         assert_eq!(moves, expected, "{text}");
+        // Each step's value (derived along the line) is what a probe of
+        // that step's position says; checked on the first positions.
+        if compared < 15 {
+            for step in m["mainline"].as_array().unwrap() {
+                let at = step["position"].as_str().unwrap().replace(' ', "_");
+                let (_, direct) = server.json(&format!("/api/standard?position={at}"));
+                assert_eq!(step["category"], direct["category"], "{text} → {at}");
+                assert_eq!(step["plies"], direct["plies"], "{text} → {at}");
+                steps_checked += 1;
+            }
+        }
         compared += 1;
     }
     assert!(compared >= 40, "only {compared} valid sample positions");
+    assert!(
+        steps_checked >= 20,
+        "only {steps_checked} mainline steps checked"
+    );
     assert!(finished >= 2, "finished games compared: {finished}");
     // A second round is served from the cache, with the same bodies.
     let (_, first) = server.get("/api/standard?position=7/7/7/7/7/7/7/7/E5r_w");
