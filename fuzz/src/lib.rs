@@ -102,7 +102,6 @@ pub fn open_and_read(material: &str, compressed: bool, bytes: &[u8]) {
         }
     }
     let tb = Tablebase::open(dir.path(), rules).unwrap();
-    let m: Material = material.parse().unwrap();
     if let Ok(t) = tb.table(m) {
         for i in (0..t.index().size()).step_by(97) {
             if let Some(pos) = t.index().canonical_position(i) {

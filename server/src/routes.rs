@@ -73,16 +73,17 @@ impl ApiError {
         }
     }
 
-    /// A probe failure, with the command that generates a missing table.
-    fn from_probe(e: ProbeError, generate_args: &str, pos: Option<&Position>) -> ApiError {
+    /// A probe failure, with the command that generates a missing table
+    /// (`material`: the one asked about, which `generate` makes with
+    /// everything it needs).
+    fn from_probe(e: ProbeError, generate_args: &str, material: Option<Material>) -> ApiError {
         match &e {
             ProbeError::Position(_) => ApiError::bad("impossible_position", e.to_string()),
             ProbeError::Rules(_) => ApiError::bad("rules", e.to_string()),
             ProbeError::GameOver(_) => ApiError::bad("game_over", e.to_string()),
             ProbeError::NoTables(_) => ApiError::not_found("no_tables", e.to_string()),
             ProbeError::Table(TableError::Missing(_)) => {
-                let material = pos
-                    .and_then(Material::of_position)
+                let material = material
                     .map(|m| format!(" --material {m}"))
                     .unwrap_or_default();
                 ApiError::not_found(
@@ -265,7 +266,8 @@ async fn position_route(
     let key = format!("{route}|{}|{pos}", served.label);
     let generate_args = served.generate_args.clone();
     cached_or_compute(Arc::clone(&state), key, move || {
-        answer(&tb, &pos).map_err(|e| ApiError::from_probe(e, &generate_args, Some(&pos)))
+        answer(&tb, &pos)
+            .map_err(|e| ApiError::from_probe(e, &generate_args, Material::of_position(&pos)))
     })
     .await
 }
@@ -303,7 +305,9 @@ async fn map(
     cached_or_compute(Arc::clone(&state), key, move || {
         answers::map(&tb, &pos, from).map_err(|e| match e {
             MapError::NoPiece(_) => ApiError::bad("no_piece", e.to_string()),
-            MapError::Probe(e) => ApiError::from_probe(e, &generate_args, Some(&pos)),
+            MapError::Probe(e) => {
+                ApiError::from_probe(e, &generate_args, Material::of_position(&pos))
+            }
         })
     })
     .await
@@ -321,15 +325,7 @@ async fn stats(
     let key = format!("stats|{}|{}", served.label, m.canonical().0);
     let generate_args = served.generate_args.clone();
     cached_or_compute(Arc::clone(&state), key, move || {
-        answers::stats(&tb, m).map_err(|e| {
-            let mut err = ApiError::from_probe(e, &generate_args, None);
-            if err.kind == "missing_table" {
-                err.message = format!(
-                    "no table for {m}; generate it with: jungletb generate {generate_args} --material {m}"
-                );
-            }
-            err
-        })
+        answers::stats(&tb, m).map_err(|e| ApiError::from_probe(e, &generate_args, Some(m)))
     })
     .await
 }

@@ -394,6 +394,12 @@ fn bad_and_hostile_requests_get_clear_4xx() {
         doc["error"].as_str().unwrap().contains("jungletb generate"),
         "{doc}"
     );
+    let (_, doc) = server.json("/api/standard/stats/ELTvR");
+    let msg = doc["error"].as_str().unwrap();
+    assert!(
+        msg.contains("jungletb generate") && msg.contains("--material"),
+        "{doc}"
+    );
     // A very long query string: refused, not echoed, server alive.
     let long = format!("/api/standard?position={}", "7/".repeat(20_000));
     let (status, _) = server.get(&long);
