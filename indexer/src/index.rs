@@ -32,7 +32,7 @@ pub const INDEX_SCHEME_VERSION: u32 = 1;
 /// "Not in the set" (square ranks) and "absent" (piece slots).
 const NONE: u8 = 0xFF;
 const NO_PAIR: u32 = u32::MAX;
-const MIRROR_BIT: u32 = 1 << 31;
+pub(crate) const MIRROR_BIT: u32 = 1 << 31;
 
 /// Squares one piece may stand on, numbered in board order.
 #[derive(Clone)]
@@ -215,6 +215,44 @@ impl PositionIndex {
         self.material
     }
 
+    /// Number of pieces of the material.
+    #[inline]
+    pub fn piece_count(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// The index-order position of the piece of code `code` (`NONE`, 255,
+    /// if the material has no such piece).
+    #[inline(always)]
+    pub(crate) fn slot_of_code(&self, code: usize) -> usize {
+        self.slot_of[code & 15] as usize
+    }
+
+    /// The entry of `pair_index` at `slot` (see `pair_slot`).
+    #[inline(always)]
+    pub(crate) fn pair_entry(&self, slot: usize) -> u32 {
+        self.pair_index[slot]
+    }
+
+    /// True if canonical pair `pair` is its own mirror image (both pieces
+    /// on file d).
+    #[inline(always)]
+    pub(crate) fn pair_on_axis(&self, pair: u32) -> bool {
+        self.pairs[pair as usize].2
+    }
+
+    /// Slots per leading pair.
+    #[inline(always)]
+    pub(crate) fn rest_size(&self) -> u64 {
+        self.rest_size
+    }
+
+    /// Slots per side to move.
+    #[inline(always)]
+    pub(crate) fn placements(&self) -> u64 {
+        self.placements
+    }
+
     /// Number of index slots (valid positions plus unused slots).
     pub fn size(&self) -> u64 {
         self.placements * self.sides
@@ -265,7 +303,7 @@ impl PositionIndex {
     /// common count gets its own copy with the loops unrolled: this is the
     /// solver's innermost call, and a loop over a run-time count cost about
     /// twice the instructions (measured with callgrind).
-    #[inline]
+    #[inline(always)]
     fn placement_of(&self, by_code: &[u8; 16], swapped: bool) -> u64 {
         match self.pieces.len() {
             2 => self.placement_n::<2>(by_code, swapped),
@@ -290,7 +328,7 @@ impl PositionIndex {
 
     /// The squares of the pieces in index order.
     #[inline(always)]
-    fn gather(&self, by_code: &[u8; 16], swapped: bool, sq: &mut [u8]) {
+    pub(crate) fn gather(&self, by_code: &[u8; 16], swapped: bool, sq: &mut [u8]) {
         if swapped {
             for (i, s) in sq.iter_mut().enumerate() {
                 // The swapped position's piece `c` stands where the
@@ -306,7 +344,7 @@ impl PositionIndex {
     }
 
     #[inline(always)]
-    fn placement_index(&self, sq: &mut [u8]) -> u64 {
+    pub(crate) fn placement_index(&self, sq: &mut [u8]) -> u64 {
         let entry = self.pair_index[pair_slot(sq[0], sq[1])];
         debug_assert_ne!(entry, NO_PAIR);
         if entry & MIRROR_BIT != 0 {
@@ -336,7 +374,7 @@ impl PositionIndex {
     /// its set minus the earlier pieces below it (the plain form, kept in
     /// the tests as the reference).
     #[inline(always)]
-    fn rest_index(&self, sq: &[u8]) -> u64 {
+    pub(crate) fn rest_index(&self, sq: &[u8]) -> u64 {
         let mut idx = 0u64;
         let mut occupied = square_bit(sq[0]) | square_bit(sq[1]);
         // An index loop: the iterator form (enumerate/take/skip) measured
@@ -351,6 +389,23 @@ impl PositionIndex {
         idx
     }
 
+    /// [`PositionIndex::rest_index`] of `sq` with piece `k` on square `s`
+    /// instead of `sq[k]`, without writing `sq`.
+    #[inline(always)]
+    pub(crate) fn rest_index_moved(&self, sq: &[u8], k: usize, s: u8) -> u64 {
+        let at = |j: usize| if j == k { s } else { sq[j] };
+        let mut idx = 0u64;
+        let mut occupied = square_bit(at(0)) | square_bit(at(1));
+        #[allow(clippy::needless_range_loop)] // as in `rest_index`
+        for j in 2..sq.len().min(16) {
+            let bit = square_bit(at(j));
+            let r = (self.masks[j] & !occupied & (bit - 1)).count_ones() as u64;
+            idx = idx * self.radix[j] + r;
+            occupied |= bit;
+        }
+        idx
+    }
+
     /// The position at `index` (`None` if out of range). For an unused slot
     /// this is a position whose own index is another slot: see
     /// [`PositionIndex::is_canonical_slot`].
@@ -360,7 +415,7 @@ impl PositionIndex {
 
     /// The position at `index` in raw form (`None` if out of range): the
     /// solver's fast path of [`PositionIndex::position`].
-    #[inline]
+    #[inline(always)]
     pub fn raw_position(&self, index: u64) -> Option<RawPosition> {
         if index >= self.size() {
             return None;
@@ -415,7 +470,7 @@ impl PositionIndex {
 
     /// The raw position at `index` if that slot is the one its position is
     /// stored under, `None` for unused slots and out-of-range indices.
-    #[inline]
+    #[inline(always)]
     pub fn canonical_raw_position(&self, index: u64) -> Option<RawPosition> {
         let pos = self.raw_position(index)?;
         // Only slots whose leading pair is its own mirror image can be unused
@@ -515,7 +570,7 @@ fn sq(i: u8) -> Square {
 /// slot provably in range (squares are below 63 anyway), so the lookup
 /// needs no bounds check.
 #[inline(always)]
-fn pair_slot(a: u8, b: u8) -> usize {
+pub(crate) fn pair_slot(a: u8, b: u8) -> usize {
     (a as usize & 63) << 6 | (b as usize & 63)
 }
 

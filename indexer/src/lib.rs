@@ -24,7 +24,9 @@
 mod error;
 mod index;
 mod material;
+mod neighbours;
 
 pub use error::IndexError;
 pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
 pub use material::Material;
+pub use neighbours::Neighbours;
