@@ -192,12 +192,28 @@ pub fn solve_material(
                 |(mut found, mut later), c| {
                     let range = c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words);
                     let mut batch = Vec::with_capacity(BATCH + 64);
-                    current.drain_words(range, |i| {
-                        expand(&ctx, d, i, &mut batch);
+                    // Each position's cell is asked for `AHEAD` positions
+                    // before it is expanded.
+                    let mut ahead = [0u32; AHEAD];
+                    let mut taken = 0usize;
+                    let mut visit = |c: u32, batch: &mut Vec<Update>| {
+                        expand(&ctx, d, c, batch);
                         if batch.len() >= BATCH {
-                            apply(&ctx, d, &mut batch, &next, &mut found, &mut later);
+                            apply(&ctx, d, batch, &next, &mut found, &mut later);
                         }
+                    };
+                    current.drain_words(range, |i| {
+                        prefetch(&ctx.cells[i as usize]);
+                        let slot = &mut ahead[taken % AHEAD];
+                        if taken >= AHEAD {
+                            visit(*slot, &mut batch);
+                        }
+                        *slot = i;
+                        taken += 1;
                     });
+                    for k in taken.saturating_sub(AHEAD)..taken {
+                        visit(ahead[k % AHEAD], &mut batch);
+                    }
                     apply(&ctx, d, &mut batch, &next, &mut found, &mut later);
                     (found, later)
                 },
@@ -390,6 +406,8 @@ fn weight(pos: &RawPosition) -> u8 {
 /// Predecessor updates gathered before any is applied. Which batch size
 /// was measured in `benches/generate.rs`.
 const BATCH: usize = 64;
+/// Positions between the prefetch of a position's cell and its expansion.
+const AHEAD: usize = 8;
 
 /// One pending predecessor update: the slot, and by how much its counter
 /// drops (the weight of a won successor), or 0 when the successor is lost
