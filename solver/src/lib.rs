@@ -23,11 +23,13 @@
 
 #![warn(missing_debug_implementations)]
 
+mod cell;
 mod claim;
 mod error;
 mod frontier;
 mod generate;
 mod plan;
+mod propagate;
 pub mod slurm;
 mod solve;
 mod subtables;

@@ -1,20 +1,18 @@
 //! Solving one material by retrograde analysis (see the crate docs).
 //!
-//! Working state: one 32-bit cell per index slot, in a memory-mapped file.
-//! The high 16 bits hold the value (the table encoding of
-//! [`jungletb_format::encoding`], or "undecided + floor", see [`UNDECIDED`]),
-//! the low 8 bits the weighted count of successors inside the material not
-//! yet known to be wins for the opponent. One cell touches one cache line per
-//! predecessor update instead of two (on the 2-core machine this measured no
-//! faster than separate arrays, but it is one array instead of three).
+//! Working state: one 32-bit cell per index slot (see `cell.rs`), in memory
+//! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
+//! level by level, each level's work in `propagate.rs`.
 
+use crate::cell::{cell, is_undecided, loss, value_of, win, MAX_WORK_PLIES, UNDECIDED};
 use crate::error::SolveError;
 use crate::frontier::Frontier;
+use crate::propagate::propagate_words;
 use crate::subtables::SubTables;
 use crate::work::WorkArray;
-use jungletb_format::encoding::{self, RAW_DRAW, RAW_UNUSED};
+use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_format::Tablebase;
-use jungletb_indexer::{Material, Neighbours, PositionIndex};
+use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -22,40 +20,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// Working values from here up mean "not decided yet" (a draw if it never
-/// is); the offset above it is the position's floor: 1 + the longest win
-/// among its successors outside the material (0 if none), the earliest level
-/// at which it can be a loss.
-const UNDECIDED: u16 = 0x8000;
-/// Longest distance the working encoding can hold.
-const MAX_WORK_PLIES: u16 = UNDECIDED - 3;
 /// Index slots handed to a thread at a time.
 const CHUNK: usize = 4096;
-
-#[inline]
-fn is_undecided(value: u16) -> bool {
-    value >= UNDECIDED
-}
-#[inline]
-fn win(n: u16) -> u16 {
-    encoding::encode(Value::Win(n)).expect("checked level")
-}
-#[inline]
-fn loss(n: u16) -> u16 {
-    encoding::encode(Value::Loss(n)).expect("checked level")
-}
-#[inline]
-fn cell(value: u16, count: u8) -> u32 {
-    (value as u32) << 16 | count as u32
-}
-#[inline]
-fn value_of(cell: u32) -> u16 {
-    (cell >> 16) as u16
-}
-#[inline]
-fn with_value(cell: u32, value: u16) -> u32 {
-    (value as u32) << 16 | (cell & 0xFFFF)
-}
 
 /// Figures of one solve.
 #[derive(Debug, Clone, Default)]
@@ -73,13 +39,14 @@ pub struct SolveStats {
 }
 
 /// Everything the passes share.
-struct Ctx<'a> {
-    rules: &'a Ruleset,
-    tables: MoveTables,
-    index: &'a PositionIndex,
+pub(crate) struct Ctx<'a> {
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) tables: MoveTables,
+    pub(crate) index: &'a PositionIndex,
     /// The tables captures lead into.
-    subs: SubTables,
-    cells: &'a [AtomicU32],
+    pub(crate) subs: SubTables,
+    /// The working cells (see `cell.rs`).
+    pub(crate) cells: &'a [AtomicU32],
 }
 
 /// Solves canonical `material` under `rules`, reading its sub-materials from
@@ -184,38 +151,17 @@ pub fn solve_material(
         }
         stats.levels = d;
         let words = current.word_count();
-        let expand = expand_for(&index);
         let (found, later) = (0..words.div_ceil(CHUNK / 64))
             .into_par_iter()
+            .map(|c| {
+                let range = c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words);
+                propagate_words(&ctx, d, &current, range, &next)
+            })
             .fold(
                 || (0u64, Vec::new()),
-                |(mut found, mut later), c| {
-                    let range = c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words);
-                    let mut batch = Vec::with_capacity(BATCH + 64);
-                    // Each position's cell is asked for `AHEAD` positions
-                    // before it is expanded.
-                    let mut ahead = [0u32; AHEAD];
-                    let mut taken = 0usize;
-                    let mut visit = |c: u32, batch: &mut Vec<Update>| {
-                        expand(&ctx, d, c, batch);
-                        if batch.len() >= BATCH {
-                            apply(&ctx, d, batch, &next, &mut found, &mut later);
-                        }
-                    };
-                    current.drain_words(range, |i| {
-                        prefetch(&ctx.cells[i as usize]);
-                        let slot = &mut ahead[taken % AHEAD];
-                        if taken >= AHEAD {
-                            visit(*slot, &mut batch);
-                        }
-                        *slot = i;
-                        taken += 1;
-                    });
-                    for k in taken.saturating_sub(AHEAD)..taken {
-                        visit(ahead[k % AHEAD], &mut batch);
-                    }
-                    apply(&ctx, d, &mut batch, &next, &mut found, &mut later);
-                    (found, later)
+                |(found, mut later), out| {
+                    later.extend(out.later);
+                    (found + out.found, later)
                 },
             )
             .reduce(
@@ -395,150 +341,10 @@ fn sweep_chunk(
 /// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
 /// because moves commute with the symmetries.
 #[inline]
-fn weight(pos: &RawPosition) -> u8 {
+pub(crate) fn weight(pos: &RawPosition) -> u8 {
     if pos.is_mirror_symmetric() {
         1
     } else {
         2
     }
-}
-
-/// Predecessor updates gathered before any is applied. Which batch size
-/// was measured in `benches/generate.rs`.
-const BATCH: usize = 64;
-/// Positions between the prefetch of a position's cell and its expansion.
-const AHEAD: usize = 8;
-
-/// One pending predecessor update: the slot, and by how much its counter
-/// drops (the weight of a won successor), or 0 when the successor is lost
-/// (the predecessor wins).
-#[derive(Clone, Copy)]
-struct Update {
-    slot: u32,
-    decrement: u8,
-}
-
-/// Asks for the cache line of `cell` ahead of its update.
-#[inline(always)]
-fn prefetch(cell: &AtomicU32) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it never faults, and the address
-    // is a valid reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(cell as *const AtomicU32 as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = cell;
-}
-
-/// Gathers the predecessor updates of position `c`, decided at level `d`,
-/// into `batch`, prefetching their cells.
-fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u32, batch: &mut Vec<Update>) {
-    let value = value_of(ctx.cells[c as usize].load(Relaxed));
-    let Some(v) = encoding::decode(value).filter(|v| v.plies() == Some(d)) else {
-        return; // stale entry: decided at another level
-    };
-    let pos = ctx
-        .index
-        .raw_position(c as u64)
-        .expect("decided positions are in range");
-    let before = pos.side_to_move().opponent();
-    let decrement = match v {
-        Value::Loss(_) => 0,
-        Value::Win(_) => weight(&pos),
-        Value::Draw => unreachable!("draws are never propagated"),
-    };
-    let near = ctx
-        .index
-        .neighbours::<N>(pos.squares(), before)
-        .expect("N is the piece count");
-    ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-        let slot = near.index_after(code, from) as u32;
-        prefetch(&ctx.cells[slot as usize]);
-        batch.push(Update { slot, decrement });
-    });
-}
-
-/// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> fn(&Ctx, u16, u32, &mut Vec<Update>) {
-    match index.piece_count() {
-        2 => expand::<2>,
-        3 => expand::<3>,
-        4 => expand::<4>,
-        5 => expand::<5>,
-        6 => expand::<6>,
-        _ => expand::<{ Neighbours::<16>::PIECES_ANY }>,
-    }
-}
-
-/// Applies the gathered updates of level `d` and empties `batch`. New
-/// decisions for level `d + 1` go to `next` (counted in `found`), later
-/// ones to `later`.
-fn apply(
-    ctx: &Ctx,
-    d: u16,
-    batch: &mut Vec<Update>,
-    next: &Frontier,
-    found: &mut u64,
-    later: &mut Vec<(u16, u32)>,
-) {
-    for &Update { slot: p, decrement } in batch.iter() {
-        let slot = &ctx.cells[p as usize];
-        if decrement == 0 {
-            // The predecessor wins in d + 1 unless it already wins sooner.
-            let target = win(d + 1);
-            let mut cur = slot.load(Relaxed);
-            loop {
-                let old = value_of(cur);
-                let improvable = is_undecided(old)
-                    || matches!(encoding::decode(old), Some(Value::Win(k)) if k > d + 1);
-                if !improvable {
-                    break;
-                }
-                match slot.compare_exchange_weak(cur, with_value(cur, target), Relaxed, Relaxed) {
-                    Ok(_) => {
-                        next.insert(p);
-                        *found += 1;
-                        break;
-                    }
-                    Err(now) => cur = now,
-                }
-            }
-            continue;
-        }
-        // A decided predecessor's count no longer matters: skip the write,
-        // which keeps the cache line shared between cores.
-        if !is_undecided(value_of(slot.load(Relaxed))) {
-            continue;
-        }
-        let w = decrement as u32;
-        let before_sub = slot.fetch_sub(w, Relaxed);
-        if before_sub & 0xFF != w {
-            continue;
-        }
-        // That was the last undecided successor: a loss, unless the
-        // position is a win already.
-        let mut cur = before_sub - w;
-        loop {
-            let old = value_of(cur);
-            if !is_undecided(old) {
-                break;
-            }
-            let level = (d + 1).max(old - UNDECIDED);
-            match slot.compare_exchange_weak(cur, with_value(cur, loss(level)), Relaxed, Relaxed) {
-                Ok(_) => {
-                    if level == d + 1 {
-                        next.insert(p);
-                        *found += 1;
-                    } else {
-                        later.push((level, p));
-                    }
-                    break;
-                }
-                Err(now) => cur = now,
-            }
-        }
-    }
-    batch.clear();
 }
