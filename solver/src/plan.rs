@@ -237,7 +237,7 @@ mod tests {
                     e.material
                 );
             }
-            assert!(e.memory_bytes > e.slots * 6);
+            assert!(e.memory_bytes > e.slots * 4);
             assert_eq!(e.reason, "missing");
         }
         // Generate one material's tables: the plan shrinks by exactly those.

@@ -181,25 +181,15 @@ pub fn solve_material(
     drop(ctx);
     stats.propagate = t1.elapsed();
 
-    // Undecided positions are draws.
-    let mut values = if in_memory {
-        WorkArray::anonymous(n, 2)?
-    } else {
-        WorkArray::file(work_dir, "values", n, 2)?
-    };
-    values
-        .u16_mut()
-        .par_iter_mut()
-        .zip(cells.u32_mut().par_iter())
-        .for_each(|(out, &c)| {
-            *out = match value_of(c) {
-                v if is_undecided(v) => RAW_DRAW,
-                v => v,
-            }
-        });
-    drop(cells);
-    let raw = SolvedValues(values);
-    stats.positions = raw.par_iter().filter(|&&v| v != RAW_UNUSED).count() as u64;
+    // Undecided positions are draws. The values replace the cells in place.
+    stats.positions = cells.narrow_u32_to_u16(
+        |c| match value_of(c) {
+            v if is_undecided(v) => RAW_DRAW,
+            v => v,
+        },
+        |v| v != RAW_UNUSED,
+    );
+    let raw = SolvedValues(cells);
     Ok((raw, stats))
 }
 
@@ -224,10 +214,11 @@ impl std::ops::Deref for SolvedValues {
 }
 
 /// Bytes of memory a material of `slots` index slots needs to be solved
-/// entirely in memory: the cells (4 bytes a slot), the output (2), the
-/// frontier bitmaps (1/4) and a margin for lists and buffers.
+/// entirely in memory: the cells (4 bytes a slot, which become the 2-byte
+/// output in place), the frontier bitmaps (1/4) and a margin for lists and
+/// buffers.
 pub fn in_memory_bytes(slots: u64) -> u64 {
-    slots * 6 + minimum_memory(slots)
+    slots * 4 + minimum_memory(slots)
 }
 
 /// The least memory budget that lets a material of `slots` index slots make
