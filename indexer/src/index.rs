@@ -31,8 +31,21 @@ pub const INDEX_SCHEME_VERSION: u32 = 1;
 
 /// "Not in the set" (square ranks) and "absent" (piece slots).
 const NONE: u8 = 0xFF;
-const NO_PAIR: u32 = u32::MAX;
-pub(crate) const MIRROR_BIT: u32 = 1 << 31;
+/// A `pair_index` entry: the canonical pair number in the low bits, and
+/// two flags. Entries are 16 bits (a pair table of 8 KiB per material) and
+/// carry the on-axis flag, so that indexing a position reads one entry and
+/// nothing else: probes over many tables find these tables cold, and each
+/// dependent read there was a cache miss (perf: the `pairs` flag read cost
+/// as much as the entry itself).
+const PAIR_MASK: u16 = 0x1FFF;
+/// "No such pair" (two pieces on one square, or a square a piece may not
+/// stand on).
+const NO_PAIR: u16 = PAIR_MASK;
+/// The pair is stored mirrored: mirror the position first.
+const MIRROR_BIT: u16 = 1 << 15;
+/// The canonical pair is its own mirror image (both pieces on file d).
+const AXIS_BIT: u16 = 1 << 14;
+const _: () = assert!(63 * 63 < NO_PAIR as usize);
 
 /// Squares one piece may stand on, numbered in board order.
 #[derive(Clone)]
@@ -58,9 +71,10 @@ pub struct PositionIndex {
     /// The square sets in plain form: the tests' reference for `masks`.
     #[cfg_attr(not(test), allow(dead_code))]
     sets: Vec<SquareSet>,
-    /// `s0 * 63 + s1` → canonical pair number, with `MIRROR_BIT` if the pair
-    /// is the mirror image of the canonical one, or `NO_PAIR`.
-    pair_index: Box<[u32; 64 * 64]>,
+    /// `pair_slot(s0, s1)` → canonical pair number, with `MIRROR_BIT` if the
+    /// pair is the mirror image of the canonical one and `AXIS_BIT` if the
+    /// canonical pair is its own mirror image, or `NO_PAIR`.
+    pair_index: Box<[u16; 64 * 64]>,
     /// Canonical pair number → (s0, s1, self-mirrored).
     pairs: Vec<(u8, u8, bool)>,
     /// Ranges of pieces 2.. (free squares left for each).
@@ -157,10 +171,11 @@ impl PositionIndex {
                 let (sa, sb) = (sq(a), sq(b));
                 let (ma, mb) = (sa.mirror().index() as u8, sb.mirror().index() as u8);
                 if (a, b) <= (ma, mb) {
-                    let n = pairs.len() as u32;
-                    pairs.push((a, b, (a, b) == (ma, mb)));
+                    let on_axis = (a, b) == (ma, mb);
+                    let n = pairs.len() as u16 | if on_axis { AXIS_BIT } else { 0 };
+                    pairs.push((a, b, on_axis));
                     pair_index[pair_slot(a, b)] = n;
-                    if (a, b) != (ma, mb) {
+                    if !on_axis {
                         pair_index[pair_slot(ma, mb)] = n | MIRROR_BIT;
                     }
                 }
@@ -228,17 +243,18 @@ impl PositionIndex {
         self.slot_of[code & 15] as usize
     }
 
-    /// The entry of `pair_index` at `slot` (see `pair_slot`).
+    /// The entry of `pair_index` at `slot` (see `pair_slot`): the pair
+    /// number, whether the position is to be mirrored, whether the pair is
+    /// on the mirror axis.
     #[inline(always)]
-    pub(crate) fn pair_entry(&self, slot: usize) -> u32 {
-        self.pair_index[slot]
-    }
-
-    /// True if canonical pair `pair` is its own mirror image (both pieces
-    /// on file d).
-    #[inline(always)]
-    pub(crate) fn pair_on_axis(&self, pair: u32) -> bool {
-        self.pairs[pair as usize].2
+    pub(crate) fn pair_entry(&self, slot: usize) -> (u64, bool, bool) {
+        let e = self.pair_index[slot];
+        debug_assert_ne!(e, NO_PAIR);
+        (
+            (e & PAIR_MASK) as u64,
+            e & MIRROR_BIT != 0,
+            e & AXIS_BIT != 0,
+        )
     }
 
     /// Slots per leading pair.
@@ -345,16 +361,14 @@ impl PositionIndex {
 
     #[inline(always)]
     pub(crate) fn placement_index(&self, sq: &mut [u8]) -> u64 {
-        let entry = self.pair_index[pair_slot(sq[0], sq[1])];
-        debug_assert_ne!(entry, NO_PAIR);
-        if entry & MIRROR_BIT != 0 {
+        let (pair, mirror, on_axis) = self.pair_entry(pair_slot(sq[0], sq[1]));
+        if mirror {
             for s in sq.iter_mut() {
                 *s = MIRROR_SQUARE[*s as usize];
             }
         }
-        let pair = (entry & !MIRROR_BIT) as u64;
         let rest = self.rest_index(sq);
-        if sq.len() > 2 && self.pairs[pair as usize].2 {
+        if sq.len() > 2 && on_axis {
             // Both leading pieces on the mirror axis: the mirrored placement
             // has the same pair; keep the smaller index.
             for s in sq.iter_mut() {

@@ -34,7 +34,7 @@
 //! assert_eq!(near.index_after(8, 13), index.index_squares(&moved, Color::White));
 //! ```
 
-use crate::index::{pair_slot, PositionIndex, MIRROR_BIT};
+use crate::index::{pair_slot, PositionIndex};
 use jungletb_rules::{Color, FLIP_SQUARE, MIRROR_SQUARE};
 
 /// The index of every position one piece move away from a base position
@@ -140,13 +140,8 @@ impl PositionIndex {
             *m = MIRROR_SQUARE[s as usize];
         }
         let (pair_offset, mirror, fast) = if n > 2 {
-            let entry = self.pair_entry(pair_slot(squares[0], squares[1]));
-            let pair = entry & !MIRROR_BIT;
-            (
-                pair as u64 * self.rest_size(),
-                entry & MIRROR_BIT != 0,
-                !self.pair_on_axis(pair),
-            )
+            let (pair, mirror, on_axis) = self.pair_entry(pair_slot(squares[0], squares[1]));
+            (pair * self.rest_size(), mirror, !on_axis)
         } else {
             (0, false, false)
         };

@@ -12,8 +12,8 @@ use super::{
 /// symbol a probe touches `last` (one cache line) and one `slot_len` entry.
 ///
 /// Probes land in cold tables, so the decoder's arrays are kept small:
-/// symbol lengths are `u16` when every symbol covers fewer than 65,536
-/// slots (else `u32`), and a pair-tree node is 8 bytes (two `u16` symbol
+/// symbol lengths are `u16` (with an escape for longer ones, see
+/// [`SlotLens`]), and a pair-tree node is 8 bytes (two `u16` symbol
 /// ids and a `u32`), so that fewer cache lines are missed per probe.
 #[derive(Debug, Clone)]
 pub struct Decoder {
@@ -33,19 +33,42 @@ pub struct Decoder {
     pairs: Box<[Node]>,
 }
 
-/// Slots per symbol, in the narrowest width that holds them all.
+/// Slots per symbol: 16 bits each, [`SlotLens::ESCAPE`] sending the rare
+/// longer symbols to a second table. A probe reads one entry per symbol it
+/// skips, at random in a table that is usually cold, so the table is kept at
+/// 2 bytes a symbol even when a few symbols need 4 (a table of `u32` for
+/// all of them, as before, measured slower over the whole set).
 #[derive(Debug, Clone)]
-enum SlotLens {
-    Short(Box<[u16]>),
-    Long(Box<[u32]>),
+struct SlotLens {
+    short: Box<[u16]>,
+    /// The lengths of the escaped symbols, by symbol (empty if none).
+    long: Box<[u32]>,
 }
 
 impl SlotLens {
+    /// Marks a length kept in [`SlotLens::long`].
+    const ESCAPE: u16 = u16::MAX;
+
+    fn new(lengths: impl Iterator<Item = u32> + Clone) -> SlotLens {
+        let escaped = lengths.clone().any(|l| l >= u32::from(Self::ESCAPE));
+        SlotLens {
+            short: lengths
+                .clone()
+                .map(|l| l.min(u32::from(Self::ESCAPE)) as u16)
+                .collect(),
+            long: if escaped {
+                lengths.collect()
+            } else {
+                Box::new([])
+            },
+        }
+    }
+
     #[inline(always)]
     fn get(&self, sym: usize) -> u32 {
-        match self {
-            SlotLens::Short(l) => u32::from(l[sym]),
-            SlotLens::Long(l) => l[sym],
+        match self.short[sym] {
+            Self::ESCAPE => self.long[sym],
+            l => u32::from(l),
         }
     }
 }
@@ -96,11 +119,7 @@ impl Decoder {
         }
         // `symbol_lengths` caps every length at `MAX_SLOTS` (a u32), and
         // symbol ids are below `MAX_SYMBOLS` (4,096 < `LEAF`).
-        let slot_len = if lengths.iter().all(|&l| l <= u64::from(u16::MAX)) {
-            SlotLens::Short(order.iter().map(|&s| lengths[s] as u16).collect())
-        } else {
-            SlotLens::Long(order.iter().map(|&s| lengths[s] as u32).collect())
-        };
+        let slot_len = SlotLens::new(order.iter().map(|&s| lengths[s] as u32));
         let pairs = order
             .iter()
             .map(|&s| {

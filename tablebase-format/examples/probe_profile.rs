@@ -1,0 +1,81 @@
+//! Random `probe_wdl` calls over every table of a directory, in a loop, for
+//! profilers (`perf record`, callgrind): the benchmark's access pattern
+//! without its timing machinery.
+//!
+//! ```text
+//! cargo build --profile profiling -p jungletb-format --example probe_profile
+//! perf record target/profiling/examples/probe_profile ROOT [PROBES] [keep|nokeep]
+//! ```
+//!
+//! `ROOT` holds `standard/` with plain or compressed tables up to 4 pieces.
+
+use jungletb_format::{Tablebase, TablebaseOptions};
+use jungletb_indexer::{Material, PositionIndex};
+use jungletb_rules::{Position, Ruleset};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(root) = args.get(1) else {
+        eprintln!("usage: probe_profile ROOT [PROBES] [keep|nokeep]");
+        std::process::exit(2);
+    };
+    let probes: usize = args
+        .get(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let options = TablebaseOptions {
+        max_decoded_bytes: if args.get(3).map(String::as_str) == Some("keep") {
+            TablebaseOptions::default().max_decoded_bytes
+        } else {
+            0
+        },
+        ..TablebaseOptions::default()
+    };
+    let rules = Ruleset::standard();
+    let tb = match Tablebase::open_with(std::path::Path::new(root), rules.clone(), options) {
+        Ok(tb) => tb,
+        Err(e) => {
+            eprintln!("probe_profile: {e}");
+            std::process::exit(1);
+        }
+    };
+    let dir = std::path::Path::new(root).join("standard");
+    let indexes: Vec<PositionIndex> = Material::all(4, |_| true)
+        .into_iter()
+        .map(|m| m.canonical().0)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter(|m| dir.join(format!("{m}.jtb")).exists() || dir.join(format!("{m}.jtbz")).exists())
+        .map(|m| PositionIndex::new(m, &rules).expect("an index"))
+        .collect();
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut positions: Vec<Position> = Vec::with_capacity(probes);
+    while positions.len() < probes {
+        let idx = &indexes[next() as usize % indexes.len()];
+        if let Some(p) = idx.canonical_position(next() % idx.size()) {
+            positions.push(if next() % 2 == 0 { p } else { p.color_flip() });
+        }
+    }
+    for p in &positions {
+        tb.probe_wdl(p).expect("a value");
+    }
+    let t = Instant::now();
+    let mut sum = 0i64;
+    for p in &positions {
+        sum += tb.probe_wdl(p).expect("a value") as i64;
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "{} tables, {probes} probes: {:.0} ns per probe ({:.2} M/s), checksum {sum}",
+        indexes.len(),
+        secs * 1e9 / probes as f64,
+        probes as f64 / secs / 1e6
+    );
+}
