@@ -4,14 +4,20 @@
 //! decodable blocks with a block index, so a probe decodes little:
 //!
 //! - **WDL** (win / draw / loss for the side to move): the Re-Pair and
-//!   Huffman code of [`crate::wdl_code`], 64-byte blocks decoded per probe
-//!   only up to the probed slot (the search path: `probe_wdl` reads only
+//!   Huffman code of [`crate::wdl_code`], 64-byte blocks (62 bytes of codes
+//!   and a 2-byte check each) decoded per probe only up to the probed slot (the search path: `probe_wdl` reads only
 //!   this stream, and needs no decoded block kept in memory).
 //! - **DTM**: the distance halved (a win in `2d + 1` plies or a loss in `2d`
 //!   plies stores `d`: the parity is known from the WDL stream), 1 or 2 bytes
 //!   per slot, blocks of [`DTM_BLOCK_SLOTS`] slots compressed with zstd
 //!   (read only when a distance is asked for; a DTM block whose compressed
-//!   form is not smaller is stored raw, the stored length tells).
+//!   form is not smaller is stored raw, the stored length tells). Each DTM
+//!   block has a CRC-32 of its decoded bytes, checked when it is decoded.
+//!
+//! So every block is checked where it is read: the file's checksum guards
+//! the whole payload when a table is opened, the block checks guard each
+//! answer against damage that happens later or that the file checksum was
+//! made to miss (both are exercised by the tests).
 //!
 //! Slots whose value is never asked for are "don't care": unused index slots
 //! (both streams) take whatever value extends the current run, and draws
@@ -22,22 +28,23 @@
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 4 | payload version: `JTZ2` (the first, LZ4-based payload of jungletb 0.2 began with its block size, 4096) |
+//! | 0 | 4 | payload version: `JTZ3` (`JTZ2`, the same without block checks, and the first, LZ4-based payload of jungletb 0.2, which began with its block size, 4096, are refused with a message to rerun `jungletb compress`) |
 //! | 4 | 4 | DTM slots per block |
 //! | 8 | 1 | DTM width in bytes (1 or 2) |
 //! | 9 | 1 | WDL sparse index shift `k` |
 //! | 10 | 2 | reserved (0) |
 //! | 12 | 4 | WDL dictionary symbols `s` |
 //! | 16 | 4 | WDL blocks `b` |
-//! | 20 | 4 | reserved (0) |
+//! | 20 | 4 | CRC-32 of the payload from its start to the first WDL block, these 4 bytes left out |
 //! | 24 | 8 | DTM data length |
 //! | 32 | 8 × s | WDL dictionary: per symbol `left`, `right` (u32 each; see [`crate::wdl_code::Symbol`]) |
 //! | … | s | WDL code length per symbol |
 //! | … | 4 × (b + 1) | first slot of each WDL block, then the index size |
 //! | … | 4 × ⌈size / 2^k⌉ | sparse index: the block holding slot `j · 2^k` |
 //! | … | | zero padding to a multiple of 64 bytes from the file start |
-//! | … | 64 × b | WDL blocks |
+//! | … | 64 × b | WDL blocks: 62 bytes of codes, then the block check ([`crate::wdl_code::block_check`]) |
 //! | … | 8 × (DTM blocks + 1) | DTM block offsets within the DTM data |
+//! | … | 4 × DTM blocks | CRC-32 of each decoded DTM block, started from the block number |
 //! | … | | DTM data |
 
 use crate::encoding::decode;
@@ -45,7 +52,10 @@ use crate::wdl_code::{self, Decoder, Symbol, BLOCK_BYTES};
 use jungletb_rules::{Value, Wdl};
 
 /// The payload version tag (the first four bytes).
-pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ2";
+pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ3";
+/// The previous payload version (no block checks): refused, with a message
+/// to compress again.
+const PAYLOAD_VERSION_2: [u8; 4] = *b"JTZ2";
 /// Slots per DTM block.
 pub const DTM_BLOCK_SLOTS: u32 = 8192;
 /// zstd level for DTM blocks (`jungletb compress --level`): 19 writes
@@ -113,6 +123,11 @@ pub(crate) fn compress_payload(
     let (dtm_offsets, dtm_data) = blocks(&dtm_bytes, dtm_block_bytes, |b| {
         zstd::bulk::compress(b, zstd_level)
     })?;
+    let dtm_checks: Vec<u32> = dtm_bytes
+        .chunks(dtm_block_bytes)
+        .enumerate()
+        .map(|(k, b)| dtm_check(k as u64, b))
+        .collect();
 
     let mut out = Vec::with_capacity(wdl.stored_bytes() as usize + 64 + dtm_data.len());
     out.extend_from_slice(&PAYLOAD_VERSION);
@@ -136,16 +151,40 @@ pub(crate) fn compress_payload(
         out.len() + block_padding(payload_at, out.len() as u64) as usize,
         0,
     );
+    let check = prefix_check(&out);
+    out[20..24].copy_from_slice(&check.to_le_bytes());
     out.extend_from_slice(&wdl.data);
     for o in &dtm_offsets {
         out.extend_from_slice(&o.to_le_bytes());
     }
+    for c in &dtm_checks {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
     out.extend_from_slice(&dtm_data);
     let sizes = CompressedSizes {
         wdl_bytes: wdl.stored_bytes(),
-        dtm_bytes: (8 * dtm_offsets.len() + dtm_data.len()) as u64,
+        dtm_bytes: (8 * dtm_offsets.len() + 4 * dtm_checks.len() + dtm_data.len()) as u64,
     };
     Ok((out, width, sizes))
+}
+
+/// The check of the payload's prefix (fixed fields, dictionary, code
+/// lengths, block index, padding): CRC-32 of it without bytes 20..24, where
+/// it is stored. A damaged run length or block start would decode into
+/// wrong values without any block check failing, so the prefix has its own.
+fn prefix_check(prefix: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&prefix[..20]);
+    h.update(&prefix[24..]);
+    h.finalize()
+}
+
+/// The check of decoded DTM block number `k` (its raw bytes): CRC-32
+/// started from `k`.
+pub(crate) fn dtm_check(k: u64, raw: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new_with_initial(k as u32);
+    h.update(raw);
+    h.finalize()
 }
 
 /// Zero bytes that put the WDL blocks, which follow `prefix` payload bytes,
@@ -205,6 +244,8 @@ pub(crate) struct Section {
     pub blocks: u64,
     /// File offset of the block offsets.
     pub offsets_at: u64,
+    /// File offset of the block checks (u32 each, see [`dtm_check`]).
+    pub checks_at: u64,
     /// File offset of the data.
     pub data_at: u64,
     /// Data length.
@@ -260,11 +301,13 @@ impl Layout {
             ));
         }
         if fixed[..4] != PAYLOAD_VERSION {
-            return Err(if u32_at(fixed, 0) == Some(4096) {
-                LayoutError::OldVersion
-            } else {
-                LayoutError::Corrupt("unknown compressed payload version".into())
-            });
+            return Err(
+                if u32_at(fixed, 0) == Some(4096) || fixed[..4] == PAYLOAD_VERSION_2 {
+                    LayoutError::OldVersion
+                } else {
+                    LayoutError::Corrupt("unknown compressed payload version".into())
+                },
+            );
         }
         let shift = fixed[9];
         if shift >= 64 {
@@ -306,12 +349,12 @@ impl Layout {
         if dtm_width != 1 && dtm_width != 2 {
             return Err(bad(format!("distance width {dtm_width}")));
         }
-        if prefix[10..12]
-            .iter()
-            .chain(&prefix[20..24])
-            .any(|&b| b != 0)
-        {
+        if prefix[10..12].iter().any(|&b| b != 0) {
             return Err(bad("non-zero reserved bytes".into()));
+        }
+        let prefix_len_usize = prefix_len as usize;
+        if u32_at(prefix, 20) != Some(prefix_check(&prefix[..prefix_len_usize])) {
+            return Err(bad("the dictionary or block index fails its check".into()));
         }
         // Dictionary and code.
         let dict_at = FIXED_LEN;
@@ -347,7 +390,8 @@ impl Layout {
         let blocks_at = prefix_len;
         let dtm_blocks = size.div_ceil(dtm_slots);
         let dtm_offsets_at = blocks_at + BLOCK_BYTES as u64 * blocks;
-        let dtm_data_at = dtm_offsets_at + 8 * (dtm_blocks + 1);
+        let dtm_checks_at = dtm_offsets_at + 8 * (dtm_blocks + 1);
+        let dtm_data_at = dtm_checks_at + 4 * dtm_blocks;
         let expected = dtm_data_at.checked_add(dtm_len);
         if expected != Some(payload_len) {
             return Err(bad(format!(
@@ -371,6 +415,7 @@ impl Layout {
             block_bytes: dtm_slots * dtm_width as u64,
             blocks: dtm_blocks,
             offsets_at: payload_at + dtm_offsets_at,
+            checks_at: payload_at + dtm_checks_at,
             data_at: payload_at + dtm_data_at,
             data_len: dtm_len,
         };
@@ -413,7 +458,8 @@ impl Layout {
 /// Why a compressed payload cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum LayoutError {
-    /// The first (LZ4-based) compressed payload of jungletb 0.2.
+    /// An older compressed payload: the first (LZ4-based) one of jungletb
+    /// 0.2, or `JTZ2` (no block checks).
     OldVersion,
     /// Damaged or inconsistent.
     Corrupt(String),

@@ -282,8 +282,8 @@ impl Table {
             let layout_error = |e| match e {
                 LayoutError::OldVersion => TableError::UnsupportedVersion {
                     path: path.to_path_buf(),
-                    what: "compressed payload: written by jungletb 0.2 (LZ4 WDL blocks); \
-                           rerun `jungletb compress` to rewrite it"
+                    what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
+                           blocks without checks); rerun `jungletb compress` to rewrite it"
                         .into(),
                 },
                 LayoutError::Corrupt(m) => corrupt(m),
@@ -456,7 +456,12 @@ impl Table {
             |stored| compressed::decode_dtm_block(stored, out),
         )
         .map_err(|e| self.io_error(e))?
-        .map_err(|e| self.corrupt(format!("DTM block {k}: {e}")))
+        .map_err(|e| self.corrupt(format!("DTM block {k}: {e}")))?;
+        let check = self.u32_at(section.checks_at + 4 * k)?;
+        if compressed::dtm_check(k, out) != check {
+            return Err(self.corrupt(format!("DTM block {k} fails its check")));
+        }
+        Ok(())
     }
 
     /// A little-endian `u32` of the file.
@@ -497,9 +502,11 @@ impl Table {
         // any block are in the file: the decoder reads the block in place.
         let len = wdl_code::BLOCK_BYTES + 8;
         with_range(&self.source, at, len, |block| {
-            layout.wdl.decoder.value_in_block(block, start, i)
+            wdl_code::block_is_intact(b, block)
+                .then(|| layout.wdl.decoder.value_in_block(block, start, i))
         })
         .map_err(|e| self.io_error(e))?
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
         .and_then(compressed::wdl_of)
         .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))
     }
@@ -536,10 +543,13 @@ impl Table {
             let next = self.u32_at(w.starts_at + 4 * (b + 1))? as u64;
             let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
             with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
-                w.decoder
-                    .expand_block(block, next - end, &mut out, &mut stack)
+                wdl_code::block_is_intact(b, block).then(|| {
+                    w.decoder
+                        .expand_block(block, next - end, &mut out, &mut stack)
+                })
             })
             .map_err(|e| self.io_error(e))?
+            .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
             .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
             end = next;
             b += 1;

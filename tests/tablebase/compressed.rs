@@ -1,7 +1,8 @@
 //! Compressed tables: every value identical to the plain tables, probes
-//! through both backends, limits, and a property test that corrupts
+//! through both backends, limits, and property tests that corrupt
 //! compressed files (with checksums made to match, so the decoders
-//! themselves see the damage) and checks nothing panics.
+//! themselves see the damage): nothing panics, and no damaged table ever
+//! answers a wrong value.
 
 use crate::fixture;
 use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
@@ -238,26 +239,93 @@ fn corrupted_compressed_tables_never_panic() {
     assert!(read_errors > 0, "no corruption was ever reported by a read");
 }
 
-/// A compressed file of the first (LZ4-based) payload version is refused
-/// with a message that says how to rewrite it, not read as garbage.
+/// Compressed files of the older payload versions (the first, LZ4-based
+/// one, and `JTZ2`, without block checks) are refused with a message that
+/// says how to rewrite them, not read as garbage.
 #[test]
 fn old_compressed_payloads_are_refused_with_advice() {
     let rules = Ruleset::standard();
     let src = table_dir(compressed_root(), &rules);
     let m: Material = "ELvR".parse().unwrap();
-    let mut bytes = std::fs::read(compressed_table_path(&src, m)).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("ELvR.{COMPRESSED_EXTENSION}"));
-    let header = Header::parse(&bytes, bytes.len() as u64, &path).unwrap();
-    let at = header.header_len as usize;
     // Version 1 payloads began with their WDL block size, 4096 slots.
-    bytes[at..at + 4].copy_from_slice(&4096u32.to_le_bytes());
-    fix_header(&mut bytes, header);
-    std::fs::write(&path, &bytes).unwrap();
-    let err = Table::open(&path, &rules, m).unwrap_err();
+    for tag in [4096u32.to_le_bytes(), *b"JTZ2"] {
+        let mut bytes = std::fs::read(compressed_table_path(&src, m)).unwrap();
+        let header = Header::parse(&bytes, bytes.len() as u64, &path).unwrap();
+        let at = header.header_len as usize;
+        bytes[at..at + 4].copy_from_slice(&tag);
+        fix_header(&mut bytes, header);
+        std::fs::write(&path, &bytes).unwrap();
+        let err = Table::open(&path, &rules, m).unwrap_err();
+        assert!(
+            matches!(err, TableError::UnsupportedVersion { .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("jungletb compress"), "{err}");
+    }
+}
+
+/// A damaged compressed file whose file checksums were made to match (so
+/// only the block checks can notice) never gives a wrong answer: every bit
+/// flip either stops the table from opening or makes the reads that touch
+/// the damage fail; every value read is the true one. Flips land anywhere
+/// in the payload: dictionary, block index, WDL blocks, DTM index, checks
+/// and data.
+#[test]
+fn damaged_compressed_tables_never_answer_wrong() {
+    let rules = Ruleset::standard();
+    let src = table_dir(compressed_root(), &rules);
+    let plain = table_dir(fixture::standard(), &rules);
+    let mut seed = 0xD1B5_4A32_D192_ED03u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut refused, mut opened, mut failed_reads) = (0, 0, 0u64);
+    for name in ["ELvR", "TRvT", "CvC"] {
+        let m: Material = name.parse::<Material>().unwrap().canonical().0;
+        let truth = Table::open(&plain.join(format!("{m}.jtb")), &rules, m).unwrap();
+        let original = std::fs::read(compressed_table_path(&src, m)).unwrap();
+        let path: PathBuf = dir.path().join(format!("{m}.{COMPRESSED_EXTENSION}"));
+        for _ in 0..25 {
+            let mut bytes = original.clone();
+            let header = Header::parse(&bytes, bytes.len() as u64, &path).unwrap();
+            let header_len = header.header_len as usize;
+            let i = header_len + (next() as usize % (bytes.len() - header_len));
+            bytes[i] ^= 1 << (next() % 8);
+            fix_header(&mut bytes, header);
+            std::fs::write(&path, &bytes).unwrap();
+            let Ok(t) = Table::open(&path, &rules, m) else {
+                refused += 1;
+                continue;
+            };
+            opened += 1;
+            let mut failed_here = 0u64;
+            for slot in 0..truth.index().size() {
+                if !truth.index().is_canonical_slot(slot) {
+                    continue;
+                }
+                match t.value_at(slot) {
+                    Ok(v) => assert_eq!(
+                        v,
+                        truth.value_at(slot).unwrap(),
+                        "{m}: byte {i} flipped, slot {slot} answered wrong"
+                    ),
+                    Err(_) => failed_here += 1,
+                }
+            }
+            failed_reads += failed_here;
+        }
+    }
+    // Both defences ran: some damage stopped the open (prefix check), some
+    // was found by reads (block checks).
     assert!(
-        matches!(err, TableError::UnsupportedVersion { .. }),
-        "{err:?}"
+        refused > 0 && opened > 10,
+        "{refused} refused, {opened} opened"
     );
-    assert!(err.to_string().contains("jungletb compress"), "{err}");
+    assert!(failed_reads > 0, "no read ever failed");
 }

@@ -3,7 +3,7 @@
 
 use super::{
     canonical_codes, canonical_order, symbol_lengths, Symbol, BASE, BLOCK_BYTES, MAX_CODE_LEN,
-    MAX_SYMBOLS,
+    MAX_SYMBOLS, PAYLOAD_BITS,
 };
 
 /// A decoder for one stream: canonical Huffman limits and the dictionary,
@@ -210,14 +210,14 @@ impl Decoder {
     #[inline]
     fn walk_padded(&self, buf: &[u8], mut each: impl FnMut(usize) -> bool) -> Option<()> {
         let mut bit = 0usize;
-        while bit < BLOCK_BYTES * 8 {
+        while bit < PAYLOAD_BITS {
             let at = bit / 8;
             let window =
                 u64::from_be_bytes(buf[at..at + 8].try_into().expect("8 bytes")) << (bit % 8);
             let (sym, len) = self.symbol(window)?;
             bit += len as usize;
-            if bit > BLOCK_BYTES * 8 || !each(sym) {
-                return (bit <= BLOCK_BYTES * 8).then_some(());
+            if bit > PAYLOAD_BITS || !each(sym) {
+                return (bit <= PAYLOAD_BITS).then_some(());
             }
         }
         None

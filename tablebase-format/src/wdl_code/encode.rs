@@ -1,8 +1,8 @@
 //! Building a WDL stream: runs, Re-Pair, Huffman code lengths, blocks.
 
 use super::{
-    canonical_codes, symbol_lengths, EncodedWdl, Symbol, BASE, BLOCK_BYTES, MAX_CODE_LEN,
-    MAX_DEPTH, MAX_SLOTS, MAX_SYMBOLS, MIN_PAIR_COUNT,
+    block_check, canonical_codes, symbol_lengths, EncodedWdl, Symbol, BASE, BLOCK_BYTES,
+    CHECK_BYTES, MAX_CODE_LEN, MAX_DEPTH, MAX_SLOTS, MAX_SYMBOLS, MIN_PAIR_COUNT, PAYLOAD_BITS,
 };
 use rustc_hash::FxHashMap;
 
@@ -53,7 +53,7 @@ pub fn encode(values: &[u8]) -> EncodedWdl {
         let (code, len) = codes[s as usize];
         if starts.is_empty() || !w.fits(len as usize) {
             if !starts.is_empty() {
-                data.extend_from_slice(&w.bytes);
+                data.extend_from_slice(&w.finish(starts.len() as u64 - 1));
             }
             w = BlockWriter::default();
             starts.push(slot as u32);
@@ -62,7 +62,7 @@ pub fn encode(values: &[u8]) -> EncodedWdl {
         slot += lengths[s as usize];
     }
     if !starts.is_empty() {
-        data.extend_from_slice(&w.bytes);
+        data.extend_from_slice(&w.finish(starts.len() as u64 - 1));
     }
     let size = values.len() as u64;
     starts.push(size as u32);
@@ -258,7 +258,15 @@ impl Default for BlockWriter {
 
 impl BlockWriter {
     fn fits(&self, n: usize) -> bool {
-        self.bits + n <= BLOCK_BYTES * 8
+        self.bits + n <= PAYLOAD_BITS
+    }
+
+    /// The block, numbered `b`, with its check.
+    fn finish(mut self, b: u64) -> [u8; BLOCK_BYTES] {
+        let payload = BLOCK_BYTES - CHECK_BYTES;
+        let check = block_check(b, &self.bytes[..payload]);
+        self.bytes[payload..].copy_from_slice(&check);
+        self.bytes
     }
 
     fn put(&mut self, value: u32, n: u32) {

@@ -19,8 +19,12 @@
 //! - **Huffman.** The final sequence is coded with canonical Huffman codes
 //!   of at most [`MAX_CODE_LEN`] bits, most significant bit first; only the
 //!   code lengths are stored.
-//! - **Blocks.** [`BLOCK_BYTES`] bytes each, holding whole symbols
-//!   (zero-padded). `starts[b]` is the first slot of block `b`
+//! - **Blocks.** [`BLOCK_BYTES`] bytes each: whole symbols in the first
+//!   [`PAYLOAD_BITS`] bits (zero-padded), then a [`CHECK_BYTES`]-byte check
+//!   of those bytes and the block's number ([`block_check`]), verified by
+//!   every probe: a damaged block is reported, not decoded into a wrong
+//!   value. It costs 2 bytes in 64 (about 0.007 bits per position) and no
+//!   extra read, the check being in the block's own cache line. `starts[b]` is the first slot of block `b`
 //!   (`starts[blocks] = size`).
 //! - **Finding the block.** `sparse[j]` is the block holding slot `j << k`,
 //!   with `2^k` about four blocks' worth of slots; a probe searches `starts`
@@ -44,6 +48,28 @@ pub use encode::{encode, fill_runs};
 
 /// Bytes per block: one cache line.
 pub const BLOCK_BYTES: usize = 64;
+/// Bytes of each block's check, at its end.
+pub const CHECK_BYTES: usize = 2;
+/// Bits of codes a block holds.
+pub const PAYLOAD_BITS: usize = (BLOCK_BYTES - CHECK_BYTES) * 8;
+
+/// The check of block number `b` whose first [`BLOCK_BYTES`] `-`
+/// [`CHECK_BYTES`] bytes are `payload`: the low 16 bits of the CRC-32 of the
+/// payload started from `b` (so that a block copied to another place fails
+/// too), little-endian.
+pub fn block_check(b: u64, payload: &[u8]) -> [u8; CHECK_BYTES] {
+    let mut h = crc32fast::Hasher::new_with_initial(b as u32);
+    h.update(payload);
+    (h.finalize() as u16).to_le_bytes()
+}
+
+/// True if `block` (at least [`BLOCK_BYTES`] bytes), block number `b`,
+/// carries its check.
+#[inline]
+pub fn block_is_intact(b: u64, block: &[u8]) -> bool {
+    let payload = BLOCK_BYTES - CHECK_BYTES;
+    block.len() >= BLOCK_BYTES && block_check(b, &block[..payload]) == block[payload..BLOCK_BYTES]
+}
 /// Longest Huffman code.
 pub const MAX_CODE_LEN: u32 = 20;
 /// Most dictionary symbols of one table.
