@@ -11,11 +11,15 @@ use jungletb::format::{
     compressed_table_path, table_dir, table_path, write_compressed_table, Backend, Table,
     Tablebase, TablebaseOptions,
 };
-use jungletb::indexer::{Material, PositionIndex};
+use jungletb::indexer::Material;
 use jungletb::rules::{Color, Position, Ruleset};
 use jungletb::solver::{generate, GenerateOptions};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+#[path = "support/random_positions.rs"]
+mod random_positions;
+use random_positions::random_positions;
 
 const FOUR: [&str; 6] = ["ELvTR", "LTvRP", "ERvDC", "TRvTR", "WDvCP", "LRvE"];
 const PROBES: usize = 2_000_000;
@@ -88,27 +92,7 @@ fn main() {
         table_dir(&setup.root, &rules),
         table_dir(&setup.zroot, &rules),
     );
-    // Random positions from random slots of random tables (a fixed seed).
-    let indexes: Vec<PositionIndex> = setup
-        .materials
-        .iter()
-        .map(|m| PositionIndex::new(*m, &rules).unwrap())
-        .collect();
-    let mut seed = 0x1234_5678_9ABC_DEF1u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut positions: Vec<Position> = Vec::with_capacity(PROBES);
-    while positions.len() < PROBES {
-        let idx = &indexes[next() as usize % indexes.len()];
-        if let Some(p) = idx.canonical_position(next() % idx.size()) {
-            // Half of them in the colour order tables are not stored under.
-            positions.push(if next() % 2 == 0 { p } else { p.color_flip() });
-        }
-    }
+    let positions = random_positions(&setup.materials, &rules, PROBES);
     let (mut plain_bytes, mut zbytes, mut wdl_bytes, mut dtm_bytes, mut stored) = (0, 0, 0, 0, 0);
     for m in &setup.materials {
         let t = Table::open(&table_path(&dir, *m), &rules, *m).unwrap();

@@ -131,13 +131,7 @@ fn probing_through_a_corrupt_table_is_an_error() {
 #[test]
 fn random_corruptions_never_open_and_never_panic() {
     let (_d, path, bytes) = copy_table("ERvR");
-    let mut seed = 0xC0FF_EE00_1234_5678u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = fixture::xorshift(0xC0FF_EE00_1234_5678u64);
     for round in 0..500 {
         let mut bad = bytes.clone();
         // 1-4 random byte changes, sometimes a truncation or an extension.

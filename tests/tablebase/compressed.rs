@@ -188,13 +188,7 @@ fn crc32fast_hash(b: &[u8]) -> u32 {
 fn corrupted_compressed_tables_never_panic() {
     let rules = Ruleset::standard();
     let src = table_dir(compressed_root(), &rules);
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = fixture::xorshift(0x9E37_79B9_7F4A_7C15u64);
     let dir = tempfile::tempdir().unwrap();
     let (mut opened, mut read_errors) = (0, 0);
     for name in ["EvR", "RvR", "ELvR", "TRvT"] {
@@ -277,13 +271,7 @@ fn damaged_compressed_tables_never_answer_wrong() {
     let rules = Ruleset::standard();
     let src = table_dir(compressed_root(), &rules);
     let plain = table_dir(fixture::standard(), &rules);
-    let mut seed = 0xD1B5_4A32_D192_ED03u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = fixture::xorshift(0xD1B5_4A32_D192_ED03u64);
     let dir = tempfile::tempdir().unwrap();
     let (mut refused, mut opened, mut failed_reads) = (0, 0, 0u64);
     for name in ["ELvR", "TRvT", "CvC"] {

@@ -47,3 +47,14 @@ pub fn leiden() -> &'static Path {
     static DIR: OnceLock<TempDir> = OnceLock::new();
     DIR.get_or_init(|| build(Ruleset::leiden())).path()
 }
+
+/// A deterministic pseudo-random stream (xorshift64) from `seed` (not 0),
+/// for the property tests: the same cases every run.
+pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

@@ -3,16 +3,20 @@
 //! without its timing machinery.
 //!
 //! ```text
-//! cargo build --profile profiling -p jungletb-format --example probe_profile
+//! cargo build --profile profiling --example probe_profile
 //! perf record target/profiling/examples/probe_profile ROOT [PROBES] [keep|nokeep]
 //! ```
 //!
 //! `ROOT` holds `standard/` with plain or compressed tables up to 4 pieces.
 
-use jungletb_format::{Tablebase, TablebaseOptions};
-use jungletb_indexer::{Material, PositionIndex};
-use jungletb_rules::{Position, Ruleset};
+use jungletb::format::{Tablebase, TablebaseOptions};
+use jungletb::indexer::Material;
+use jungletb::rules::Ruleset;
 use std::time::Instant;
+
+#[path = "../benches/support/random_positions.rs"]
+mod random_positions;
+use random_positions::random_positions;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -41,28 +45,14 @@ fn main() {
         }
     };
     let dir = std::path::Path::new(root).join("standard");
-    let indexes: Vec<PositionIndex> = Material::all(4, |_| true)
+    let materials: Vec<Material> = Material::all(4, |_| true)
         .into_iter()
         .map(|m| m.canonical().0)
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .filter(|m| dir.join(format!("{m}.jtb")).exists() || dir.join(format!("{m}.jtbz")).exists())
-        .map(|m| PositionIndex::new(m, &rules).expect("an index"))
         .collect();
-    let mut seed = 0x1234_5678_9ABC_DEF1u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut positions: Vec<Position> = Vec::with_capacity(probes);
-    while positions.len() < probes {
-        let idx = &indexes[next() as usize % indexes.len()];
-        if let Some(p) = idx.canonical_position(next() % idx.size()) {
-            positions.push(if next() % 2 == 0 { p } else { p.color_flip() });
-        }
-    }
+    let positions = random_positions(&materials, &rules, probes);
     // Warm up (every table opened, its pages faulted in), stopping at the
     // first table that cannot answer.
     for p in &positions {
@@ -79,7 +69,7 @@ fn main() {
     let secs = t.elapsed().as_secs_f64();
     println!(
         "{} tables, {probes} probes: {:.0} ns per probe ({:.2} M/s), checksum {sum}",
-        indexes.len(),
+        materials.len(),
         secs * 1e9 / probes as f64,
         probes as f64 / secs / 1e6
     );
