@@ -16,10 +16,16 @@
 //! that end the game or leave the material (captures, probed in the smaller
 //! tables). Then positions are decided level by level (distance 0, 1, 2, …),
 //! each level a bitmap over the index (see `frontier.rs`): each decided
-//! position visits its predecessors (by un-move generation) once, turning them into wins (from a loss) or decrementing their counter
-//! of undecided successors (from a win); a counter reaching zero makes a
-//! loss. Each position and move is visited a small constant number of times,
-//! whatever the longest distance. What is never decided is a draw.
+//! position visits its predecessors (by un-move generation) once, turning
+//! them into wins (from a loss) or decrementing their counter of undecided
+//! successors (from a win); a counter reaching zero makes a loss. Each
+//! position and move is visited a small constant number of times, whatever
+//! the longest distance. What is never decided is a draw.
+//!
+//! Where the parts live: the working cell (value and counter) in `cell.rs`,
+//! the sweep and the level loop in `solve.rs`, one level's work (a
+//! prefetching pipeline over the frontier) in `propagate.rs`, the
+//! predecessor indices in `jungletb_indexer::Neighbours`.
 
 #![warn(missing_debug_implementations)]
 
