@@ -9,9 +9,10 @@
 //! thread counts interleaved so both see the same conditions.
 //!
 //! Instruction counts (stable where wall times are not) come from callgrind,
-//! as `perf stat` counters are not available on every virtual machine:
-//! `valgrind --tool=callgrind target/release/jungletb generate --material
-//! TRvTR --threads 1` (see the README's performance section).
+//! as `perf stat` counters are not available on every virtual machine: when
+//! `valgrind` is installed, the benchmark runs itself under it once more for
+//! one solve and one sweep of `TRvTR` on one thread (see [`INNER`]) and
+//! prints instructions per position for both (about a minute more).
 
 use jungletb::format::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
@@ -24,6 +25,53 @@ use std::time::{Duration, Instant};
 /// sides (White to move only).
 const SUBSET: [&str; 6] = ["ELvTR", "LTvRP", "ERvDC", "TRvTR", "WDvCP", "LRvE"];
 const ROUNDS: usize = 2;
+/// Set in the benchmark's own child process, run under callgrind: `solve`
+/// or `sweep`, followed by the directory of the sub-tables.
+const INNER: &str = "JUNGLETB_BENCH_INNER";
+/// The material counted under callgrind.
+const COUNTED: &str = "TRvTR";
+
+/// In the child process: one solve or one sweep of [`COUNTED`] on one
+/// thread, nothing else.
+fn inner(task: &str) {
+    let (what, dir) = task.split_once(':').expect("task:dir");
+    let rules = Ruleset::standard();
+    let m = COUNTED.parse::<Material>().unwrap().canonical().0;
+    let tb = Tablebase::with_dir(dir.into(), rules.clone());
+    let p = pool(1);
+    match what {
+        "solve" => {
+            let work = tempfile::tempdir().unwrap();
+            p.install(|| solve_material(m, &rules, &tb, work.path(), u64::MAX, &|_| {}))
+                .unwrap();
+        }
+        _ => {
+            p.install(|| forward_sweep(m, &rules, &tb)).unwrap();
+        }
+    }
+}
+
+/// Instructions of one solve and one sweep of [`COUNTED`] (callgrind's
+/// "I refs" of this program run as a child), or `None` without valgrind.
+fn instructions(dir: &std::path::Path) -> Option<[u64; 2]> {
+    let count = |what: &str| -> Option<u64> {
+        let out = std::process::Command::new("valgrind")
+            .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+            .arg(std::env::current_exe().ok()?)
+            .env(INNER, format!("{what}:{}", dir.display()))
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        let line = text.lines().find(|l| l.contains("I   refs:"))?;
+        line.rsplit(':')
+            .next()?
+            .trim()
+            .replace(',', "")
+            .parse()
+            .ok()
+    };
+    Some([count("solve")?, count("sweep")?])
+}
 
 fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
@@ -46,6 +94,9 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 fn main() {
+    if let Ok(task) = std::env::var(INNER) {
+        return inner(&task);
+    }
     let rules = Ruleset::standard();
     let materials: Vec<Material> = SUBSET
         .iter()
@@ -71,6 +122,8 @@ fn main() {
     let mut positions = 0u64;
     let mut bytes = 0u64;
     let mut successors = 0u64;
+    let counted = COUNTED.parse::<Material>().unwrap().canonical().0;
+    let mut counted_positions = 0u64;
     for round in 0..ROUNDS {
         for threads in [1usize, 2] {
             let p = pool(threads);
@@ -81,6 +134,9 @@ fn main() {
                     .install(|| solve_material(m, &rules, &tb, work.path(), u64::MAX, &|_| {}))
                     .unwrap();
                 pos_count += stats.positions;
+                if m == counted {
+                    counted_positions = stats.positions;
+                }
                 if round == 0 && threads == 2 {
                     let index = PositionIndex::new(m, &rules).unwrap();
                     bytes += write_table(work.path(), &rules, &index, &raw)
@@ -130,4 +186,14 @@ fn main() {
         bytes as f64 / positions as f64
     );
     println!("peak resident memory: {:.1} MB", peak_rss_mb());
+    let n = counted_positions;
+    match instructions(&dir) {
+        Some([solve, sweep]) => println!(
+            "instructions (callgrind, {COUNTED}, 1 thread, whole process): solve {solve} ({:.0}/position), sweep {sweep} ({:.0}/position), solve/sweep {:.2}",
+            solve as f64 / n as f64,
+            sweep as f64 / n as f64,
+            solve as f64 / sweep as f64
+        ),
+        None => println!("instructions: valgrind not found; install it for the counts"),
+    }
 }
