@@ -194,6 +194,6 @@ fn main() {
             sweep as f64 / n as f64,
             solve as f64 / sweep as f64
         ),
-        None => println!("instructions: valgrind not found; install it for the counts"),
+        None => println!("instructions: valgrind not found or it failed; install it for the counts"),
     }
 }

@@ -3,6 +3,7 @@
 //! its checksums right, so that the readers and decoders (not only the
 //! checksum checks) see the damage.
 
+use jungletb_format::compressed::reseal_checks;
 use jungletb_format::{table_dir, write_compressed_table, Header, Table, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
@@ -52,13 +53,18 @@ pub fn table_file(material: &str, compressed: bool) -> PathBuf {
 
 /// Applies the fuzzer's `edits` to `bytes`: the first byte picks a
 /// truncation (0: none), then each 3 bytes `(offset lo, offset hi, xor)`
-/// flip bits at `offset` (scaled over the file). Afterwards, if the header
-/// still parses, the payload length and both checksums are rewritten to
-/// match the damaged bytes.
+/// flip bits at `offset` (scaled over the file). Afterwards the checks of a
+/// compressed payload (its prefix and blocks) are rewritten to match, and,
+/// if the header still parses, the payload length and both file checksums.
 pub fn damage(mut bytes: Vec<u8>, edits: &[u8], path: &Path) -> Vec<u8> {
     let Some((&cut, rest)) = edits.split_first() else {
         return bytes;
     };
+    // Where the payload starts and how many slots the table has, from the
+    // intact file (the damaged header may say anything).
+    let intact = Header::parse(&bytes, bytes.len() as u64, path)
+        .map(|h| (h.header_len as usize, h.index_size))
+        .ok();
     for e in rest.chunks_exact(3) {
         let at = (usize::from(e[0]) | usize::from(e[1]) << 8) * bytes.len() / 65536;
         bytes[at] ^= e[2];
@@ -66,6 +72,10 @@ pub fn damage(mut bytes: Vec<u8>, edits: &[u8], path: &Path) -> Vec<u8> {
     if cut != 0 {
         let keep = bytes.len() * usize::from(cut) / 256;
         bytes.truncate(keep.max(1));
+    }
+    if let Some((at, size)) = intact.filter(|&(at, _)| at < bytes.len()) {
+        // Not a compressed payload of this version: nothing done.
+        reseal_checks(&mut bytes[at..], at as u64, size);
     }
     if let Ok(mut header) = Header::parse(&bytes, bytes.len() as u64, path) {
         let start = header.header_len as usize;

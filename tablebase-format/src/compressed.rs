@@ -179,6 +179,80 @@ fn prefix_check(prefix: &[u8]) -> u32 {
     h.finalize()
 }
 
+/// Rewrites the inner checks of compressed `payload` (its bytes after the
+/// file header, at file offset `payload_at`, of a table of `size` index
+/// slots) to match its bytes: the prefix CRC, every WDL block check and
+/// every DTM block check whose block still decodes. Returns `false` (and
+/// changes nothing) if the payload is not this version's or too damaged to
+/// find its prefix.
+///
+/// For tests and fuzzing only: damage made to pass these checks (and the
+/// file's, rewritten by the caller) reaches the validation and decoders
+/// behind them, which must still give typed errors and never panic. No
+/// reader calls it. Never panics, whatever the bytes.
+#[doc(hidden)]
+pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
+    let Ok(prefix_len) = Layout::prefix_len(payload, payload_at, size) else {
+        return false;
+    };
+    let Some(prefix_len) = usize::try_from(prefix_len)
+        .ok()
+        .filter(|&p| p <= payload.len())
+    else {
+        return false;
+    };
+    let field = |o: usize| u32_at(payload, o).unwrap_or(0) as usize;
+    let (stated_blocks, slots, width) = (field(16), field(4) as u64, u64::from(payload[8]));
+    let len = payload.len();
+    let check = prefix_check(&payload[..prefix_len]);
+    payload[20..24].copy_from_slice(&check.to_le_bytes());
+    // WDL blocks, as many as the payload holds.
+    let blocks = stated_blocks.min((len - prefix_len) / BLOCK_BYTES);
+    let body = BLOCK_BYTES - wdl_code::CHECK_BYTES;
+    for b in 0..blocks {
+        let at = prefix_len + BLOCK_BYTES * b;
+        let check = wdl_code::block_check(b as u64, &payload[at..at + body]);
+        payload[at + body..at + BLOCK_BYTES].copy_from_slice(&check);
+    }
+    // DTM blocks whose offsets and bytes still make sense.
+    if slots == 0 || !(1..=2).contains(&width) || blocks != stated_blocks {
+        return true;
+    }
+    // Saturating: `size` and the fields may be anything here.
+    let dtm_blocks = size.div_ceil(slots);
+    let block_bytes = slots * width;
+    let offsets_at = prefix_len as u64 + (BLOCK_BYTES * blocks) as u64;
+    let checks_at = offsets_at.saturating_add(dtm_blocks.saturating_add(1).saturating_mul(8));
+    let data_at = checks_at.saturating_add(dtm_blocks.saturating_mul(4));
+    let at = |o: u64| usize::try_from(o).ok().filter(|&o| o <= len);
+    let offset = |p: &[u8], k: u64| at(offsets_at.saturating_add(8 * k)).and_then(|o| u64_at(p, o));
+    let mut out = Vec::new();
+    for k in 0..dtm_blocks {
+        let (Some(start), Some(end), Some(c)) = (
+            offset(payload, k),
+            offset(payload, k + 1),
+            at(checks_at.saturating_add(4 * k + 4)),
+        ) else {
+            break;
+        };
+        let stored = at(data_at.saturating_add(start))
+            .zip(at(data_at.saturating_add(end)))
+            .filter(|(s, e)| s <= e)
+            .map(|(s, e)| &payload[s..e]);
+        let raw = size
+            .saturating_mul(width)
+            .saturating_sub(k * block_bytes)
+            .min(block_bytes);
+        out.resize(raw as usize, 0);
+        if let Some(stored) = stored {
+            if decode_dtm_block(stored, &mut out).is_ok() {
+                payload[c - 4..c].copy_from_slice(&dtm_check(k, &out).to_le_bytes());
+            }
+        }
+    }
+    true
+}
+
 /// The check of decoded DTM block number `k` (its raw bytes): CRC-32
 /// started from `k`.
 pub(crate) fn dtm_check(k: u64, raw: &[u8]) -> u32 {

@@ -5,7 +5,8 @@
 //! answers a wrong value.
 
 use crate::fixture;
-use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
+use jungletb::format::compressed::{reseal_checks, DEFAULT_ZSTD_LEVEL};
+use jungletb::format::wdl_code::block_is_intact;
 use jungletb::format::{
     compressed_table_path, table_dir, write_compressed_table, Backend, Header, ProbeError, Table,
     TableError, Tablebase, TablebaseOptions, COMPRESSED_EXTENSION,
@@ -182,8 +183,10 @@ fn crc32fast_hash(b: &[u8]) -> u32 {
 }
 
 /// Property test: random byte corruptions and truncations of compressed
-/// files, checksums repaired, then every slot read. Opening may fail and
-/// reads may fail or give wrong values, but nothing may panic.
+/// files, every checksum repaired (the file's, and the payload's own
+/// prefix and block checks, which would otherwise stop most damage before
+/// the validation and decoders behind them), then every slot read. Opening
+/// may fail and reads may fail or give wrong values, but nothing may panic.
 #[test]
 fn corrupted_compressed_tables_never_panic() {
     let rules = Ruleset::standard();
@@ -213,6 +216,8 @@ fn corrupted_compressed_tables_never_panic() {
                     bytes.truncate(cut);
                 }
             }
+            let size = header.index_size;
+            reseal_checks(&mut bytes[header_len..], header_len as u64, size);
             fix_header(&mut bytes, header);
             std::fs::write(&path, &bytes).unwrap();
             let Ok(t) = Table::open(&path, &rules, m) else {
@@ -316,4 +321,47 @@ fn damaged_compressed_tables_never_answer_wrong() {
         "{refused} refused, {opened} opened"
     );
     assert!(failed_reads > 0, "no read ever failed");
+}
+
+/// `reseal_checks` (which the damage tests and the fuzzer rely on to reach
+/// the decoders) computes every inner check as the writer does and writes
+/// them back: an intact payload is unchanged, and one whose prefix check
+/// and WDL block checks were wiped comes back byte for byte.
+#[test]
+fn resealing_restores_every_inner_check() {
+    let rules = Ruleset::standard();
+    let src = table_dir(compressed_root(), &rules);
+    for name in ["ELvR", "TRvT", "CvC"] {
+        let m: Material = name.parse::<Material>().unwrap().canonical().0;
+        let path = compressed_table_path(&src, m);
+        let original = std::fs::read(&path).unwrap();
+        let header = Header::parse(&original, original.len() as u64, &path).unwrap();
+        let (at, size) = (header.header_len as usize, header.index_size);
+        let mut bytes = original.clone();
+        assert!(reseal_checks(&mut bytes[at..], at as u64, size));
+        assert_eq!(
+            bytes, original,
+            "{m}: resealing an intact payload changed it"
+        );
+        // The WDL blocks: 64-byte aligned, numbered from the first that
+        // carries block 0's check.
+        let first = (0..bytes.len() - 64)
+            .step_by(64)
+            .find(|&o| o > at && block_is_intact(0, &bytes[o..]))
+            .expect("WDL block 0");
+        let mut blocks = 0;
+        while first + 64 * (blocks + 1) <= bytes.len()
+            && block_is_intact(blocks as u64, &bytes[first + 64 * blocks..])
+        {
+            bytes[first + 64 * blocks + 62..first + 64 * (blocks + 1)].fill(0);
+            blocks += 1;
+        }
+        bytes[at + 20..at + 24].fill(0);
+        assert!(blocks > 0 && bytes != original);
+        assert!(reseal_checks(&mut bytes[at..], at as u64, size));
+        assert_eq!(
+            bytes, original,
+            "{m}: {blocks} block checks and the prefix check"
+        );
+    }
 }
