@@ -29,10 +29,13 @@
 //! - **Finding the block.** `sparse[j]` is the block holding slot `j << k`,
 //!   with `2^k` about four blocks' worth of slots; a probe searches `starts`
 //!   from `sparse[j]` (usually a few entries in one cache line).
-//! - **A probe** reads one sparse entry, a line of `starts`, one block; it
-//!   adds symbol lengths until it passes its slot and then walks down that
-//!   symbol's pair tree (left or right by length) to a base symbol: the
-//!   value. Nothing is expanded.
+//! - **A probe** reads one sparse entry, a line of `starts`, one block
+//!   (prefetched with the next while the starts are read); it adds symbol
+//!   lengths until it passes its slot and then walks down that symbol's
+//!   pair tree (left or right by length) until a node that holds its
+//!   symbol's expansion as at most three runs: the value. Nothing is
+//!   expanded. (The runs nodes are the decoder's, built at open; the file
+//!   stores only the dictionary.)
 //!
 //! Layout of this module: [`encode`](encode()) builds a stream (runs,
 //! Re-Pair, Huffman, blocks; `encode.rs`), [`Decoder`] answers probes
