@@ -44,7 +44,9 @@ pub(crate) struct LevelOutcome {
 
 /// Expands the positions of `current` in frontier words `words`, all
 /// decided at level `d`: new decisions for level `d + 1` go to `next`.
-pub(crate) fn propagate_words(
+/// `SHARED`: other threads update the cells at the same time (locked
+/// updates); otherwise plain ones ([`update_alone`]).
+pub(crate) fn propagate_words<const SHARED: bool>(
     ctx: &Ctx,
     d: u16,
     current: &Frontier,
@@ -57,7 +59,7 @@ pub(crate) fn propagate_words(
     let mut visit = |c: u32, batch: &mut Batch| {
         expand(ctx, d, c, batch);
         if batch.len >= BATCH {
-            batch.apply(ctx, d, next, &mut out);
+            batch.apply::<SHARED>(ctx, d, next, &mut out);
         }
     };
     let mut ahead = [0u32; AHEAD];
@@ -74,7 +76,7 @@ pub(crate) fn propagate_words(
     for k in taken.saturating_sub(AHEAD)..taken {
         visit(ahead[k % AHEAD], &mut batch);
     }
-    batch.apply(ctx, d, next, &mut out);
+    batch.apply::<SHARED>(ctx, d, next, &mut out);
     out
 }
 
@@ -112,10 +114,18 @@ impl Batch {
     }
 
     /// Applies the queued updates of level `d` and empties the batch.
-    fn apply(&mut self, ctx: &Ctx, d: u16, next: &Frontier, out: &mut LevelOutcome) {
+    fn apply<const SHARED: bool>(
+        &mut self,
+        ctx: &Ctx,
+        d: u16,
+        next: &Frontier,
+        out: &mut LevelOutcome,
+    ) {
         for &Update { slot: p, decrement } in &self.updates[..self.len.min(BATCH_ROOM)] {
             let slot = &ctx.cells[p as usize];
-            if decrement == 0 {
+            if !SHARED {
+                update_alone(slot, p, decrement, d, next, out);
+            } else if decrement == 0 {
                 set_win(slot, p, d + 1, next, out);
             } else {
                 count_down(slot, p, decrement, d, next, out);
@@ -179,6 +189,44 @@ fn count_down(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mu
             }
             Err(now) => cur = now,
         }
+    }
+}
+
+/// [`set_win`] (`w == 0`) or [`count_down`] (by `w`) when no other thread
+/// touches the cells (a solve on one thread): plain loads and stores
+/// instead of locked read-modify-writes, which on x86 also keep the loads
+/// after them waiting, so the batch's cell reads overlap less. Measured on
+/// one thread, old and new builds alternated four times: propagation of
+/// ELvTR 0.501-0.509 s -> 0.428-0.431 s, TRvTR 0.316-0.319 -> 0.275-0.279 s.
+/// The same decisions as the shared path (tested: one and three threads
+/// write identical tables).
+#[inline(always)]
+fn update_alone(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
+    let cur = slot.load(Relaxed);
+    let old = value_of(cur);
+    if w == 0 {
+        if improves_to_win(old, d + 1) {
+            slot.store(with_value(cur, win(d + 1)), Relaxed);
+            next.insert(p);
+            out.found += 1;
+        }
+        return;
+    }
+    if !is_undecided(old) {
+        return;
+    }
+    let after = cur - w as u32;
+    if cur & 0xFF != w as u32 {
+        slot.store(after, Relaxed);
+        return;
+    }
+    let level = (d + 1).max(old - UNDECIDED);
+    slot.store(with_value(after, loss(level)), Relaxed);
+    if level == d + 1 {
+        next.insert(p);
+        out.found += 1;
+    } else {
+        out.later.push((level, p));
     }
 }
 

@@ -123,6 +123,9 @@ pub fn solve_material(
     // wait in lists.
     let t1 = Instant::now();
     let mut d = 0u16;
+    // Alone, the one thread may update cells without locked instructions
+    // (see `propagate.rs`): measured 13-15 % less propagation time.
+    let shared = rayon::current_num_threads() > 1;
     loop {
         if let Some(list) = levels.remove(&d) {
             pending += list.len() as u64;
@@ -155,7 +158,11 @@ pub fn solve_material(
             .into_par_iter()
             .map(|c| {
                 let range = c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words);
-                propagate_words(&ctx, d, &current, range, &next)
+                if shared {
+                    propagate_words::<true>(&ctx, d, &current, range, &next)
+                } else {
+                    propagate_words::<false>(&ctx, d, &current, range, &next)
+                }
             })
             .fold(
                 || (0u64, Vec::new()),

@@ -2,7 +2,7 @@
 
 use crate::fixture;
 use crate::reference_solver::Reference;
-use jungletb::format::Tablebase;
+use jungletb::format::{table_dir, Tablebase};
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Ruleset};
 use std::path::Path;
@@ -86,5 +86,48 @@ fn four_piece_materials_match_the_reference_solver() {
         reference.solve(&rules, w, b);
         let n = compare(&tb, &reference, &rules, w, b);
         eprintln!("{m}: {n} positions agree with the reference solver");
+    }
+}
+
+/// On one thread the solver updates its cells with plain loads and stores,
+/// on more with locked instructions (see `propagate.rs`): both paths must
+/// write the same tables, and the one-thread tables must agree with the
+/// reference solver (the fixture's tables are made by the shared path on a
+/// machine with two or more cores).
+#[test]
+fn one_thread_and_three_threads_write_identical_tables() {
+    let rules = Ruleset::standard();
+    let names = ["ELvR", "TRvT", "PvDC", "CvLR", "RCvR"];
+    let materials: Vec<Material> = names.iter().map(|n| n.parse().unwrap()).collect();
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool")
+            .install(|| fixture::generate_tables(&rules, materials.clone()))
+    };
+    let (one, three) = (on(1), on(3));
+    let dir = |root: &Path| table_dir(root, &rules);
+    let mut compared = 0;
+    for entry in std::fs::read_dir(dir(one.path())).unwrap() {
+        let entry = entry.unwrap();
+        if !entry.file_type().unwrap().is_file() {
+            continue; // the working directory
+        }
+        let name = entry.file_name();
+        let a = std::fs::read(dir(one.path()).join(&name)).unwrap();
+        let b = std::fs::read(dir(three.path()).join(&name)).unwrap();
+        assert!(a == b, "{name:?} differs between one and three threads");
+        compared += 1;
+    }
+    // The named materials and their 2-piece sub-materials, at least.
+    assert!(compared > names.len(), "compared {compared} tables");
+    let tb = Tablebase::open(one.path(), rules.clone()).unwrap();
+    let mut reference = Reference::default();
+    reference.solve_two_piece(&rules);
+    for m in &materials {
+        let (w, b) = (m.mask(Color::White), m.mask(Color::Black));
+        reference.solve(&rules, w, b);
+        compare(&tb, &reference, &rules, w, b);
     }
 }
