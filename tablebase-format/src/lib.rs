@@ -29,6 +29,7 @@ mod error;
 mod evaluation;
 pub mod header;
 mod open_tables;
+mod prefetch;
 mod table;
 mod tablebase;
 pub mod wdl_code;

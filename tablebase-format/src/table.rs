@@ -725,19 +725,11 @@ fn with_range<R>(
 /// its use; nothing for a file source or a byte beyond the end.
 #[inline(always)]
 fn prefetch(source: &Source, at: u64) {
-    #[cfg(target_arch = "x86_64")]
     if let Source::Map(map) = source {
         if let Some(byte) = usize::try_from(at).ok().and_then(|a| map.get(a)) {
-            // SAFETY: a prefetch is only a hint and never faults; the
-            // address is within the mapping anyway.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(byte as *const u8 as *const i8);
-            }
+            crate::prefetch::prefetch(byte);
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (source, at);
 }
 
 fn read_range(source: &Source, at: u64, len: usize) -> std::io::Result<Vec<u8>> {

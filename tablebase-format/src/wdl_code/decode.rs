@@ -6,6 +6,7 @@ use super::{
     canonical_codes, canonical_order, symbol_lengths, Symbol, BASE, BLOCK_BYTES, MAX_CODE_LEN,
     MAX_SYMBOLS, PAYLOAD_BITS,
 };
+use crate::prefetch::prefetch;
 
 /// A decoder for one stream: canonical Huffman limits and the dictionary,
 /// renumbered in canonical order so that a code's position among the codes
@@ -401,20 +402,6 @@ impl Decoder {
         })?;
         (out.len() as u64 == target).then_some(())
     }
-}
-
-/// Asks for the cache line of `node` ahead of its use.
-#[inline(always)]
-fn prefetch(node: &Node) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it never faults, and the address
-    // is a valid reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(node as *const Node as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = node;
 }
 
 #[cfg(test)]
