@@ -221,9 +221,8 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
     // Saturating: `size` and the fields may be anything here.
     let dtm_blocks = size.div_ceil(slots);
     let block_bytes = slots * width;
-    let offsets_at = prefix_len as u64 + (BLOCK_BYTES * blocks) as u64;
-    let checks_at = offsets_at.saturating_add(dtm_blocks.saturating_add(1).saturating_mul(8));
-    let data_at = checks_at.saturating_add(dtm_blocks.saturating_mul(4));
+    let (offsets_at, checks_at, data_at) =
+        dtm_index_offsets(prefix_len as u64, blocks as u64, dtm_blocks);
     let at = |o: u64| usize::try_from(o).ok().filter(|&o| o <= len);
     let offset = |p: &[u8], k: u64| at(offsets_at.saturating_add(8 * k)).and_then(|o| u64_at(p, o));
     let mut out = Vec::new();
@@ -251,6 +250,17 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
         }
     }
     true
+}
+
+/// Payload offsets of the DTM block offsets, block checks and data, after
+/// `wdl_blocks` WDL blocks starting at `blocks_at`, for `dtm_blocks` DTM
+/// blocks (the layout table above). Saturating: a payload that claims
+/// impossible sizes gets offsets past its end, which the callers refuse.
+fn dtm_index_offsets(blocks_at: u64, wdl_blocks: u64, dtm_blocks: u64) -> (u64, u64, u64) {
+    let offsets_at = blocks_at.saturating_add(wdl_blocks.saturating_mul(BLOCK_BYTES as u64));
+    let checks_at = offsets_at.saturating_add(dtm_blocks.saturating_add(1).saturating_mul(8));
+    let data_at = checks_at.saturating_add(dtm_blocks.saturating_mul(4));
+    (offsets_at, checks_at, data_at)
 }
 
 /// The check of decoded DTM block number `k` (its raw bytes): CRC-32
@@ -463,9 +473,8 @@ impl Layout {
         }
         let blocks_at = prefix_len;
         let dtm_blocks = size.div_ceil(dtm_slots);
-        let dtm_offsets_at = blocks_at + BLOCK_BYTES as u64 * blocks;
-        let dtm_checks_at = dtm_offsets_at + 8 * (dtm_blocks + 1);
-        let dtm_data_at = dtm_checks_at + 4 * dtm_blocks;
+        let (dtm_offsets_at, dtm_checks_at, dtm_data_at) =
+            dtm_index_offsets(blocks_at, blocks, dtm_blocks);
         let expected = dtm_data_at.checked_add(dtm_len);
         if expected != Some(payload_len) {
             return Err(bad(format!(
