@@ -49,8 +49,20 @@ fuzz_target!(|data: &[u8]| {
         match pick % 8 {
             0 => drop(jtb_probe(tb, c.as_ptr(), &mut wdl, &mut plies)),
             1 => drop(jtb_probe_wdl(tb, c.as_ptr(), &mut wdl)),
-            2 => drop(jtb_probe_root(tb, c.as_ptr(), moves.as_mut_ptr(), 32, &mut count)),
-            3 => drop(jtb_probe_line(tb, c.as_ptr(), line.as_mut_ptr(), line.len(), &mut needed)),
+            2 => drop(jtb_probe_root(
+                tb,
+                c.as_ptr(),
+                moves.as_mut_ptr(),
+                32,
+                &mut count,
+            )),
+            3 => drop(jtb_probe_line(
+                tb,
+                c.as_ptr(),
+                line.as_mut_ptr(),
+                line.len(),
+                &mut needed,
+            )),
             4 => drop(jtb_has_table(tb, c.as_ptr())),
             5 => {
                 let other = jtb_open(c.as_ptr(), c.as_ptr());
@@ -59,7 +71,13 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             6 => drop(jtb_probe_position(tb, &raw, &mut wdl, &mut plies)),
-            _ => drop(jtb_probe_root_position(tb, &raw, moves.as_mut_ptr(), 32, &mut count)),
+            _ => drop(jtb_probe_root_position(
+                tb,
+                &raw,
+                moves.as_mut_ptr(),
+                32,
+                &mut count,
+            )),
         }
         let _ = jtb_last_error();
     }

@@ -15,8 +15,8 @@ fuzz_target!(|data: &[u8]| {
     for line in text.lines() {
         let _ = rules.apply_override(line);
     }
-    let again = Ruleset::from_canonical_string(&rules.canonical_string())
-        .expect("canonical strings parse");
+    let again =
+        Ruleset::from_canonical_string(&rules.canonical_string()).expect("canonical strings parse");
     assert_eq!(again.id(), rules.id());
     let _ = rules.check_supported();
     let _ = rules.label();

@@ -2,7 +2,7 @@
 //! block bytes. Building the decoder may fail; decoding may give `None`;
 //! nothing may panic or loop forever.
 #![no_main]
-use jungletb_format::wdl_code::{symbol_lengths, Decoder, Symbol, BLOCK_BYTES};
+use jungletb_format::wdl_code::{symbol_lengths, Checkpoint, Decoder, Symbol, BLOCK_BYTES};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -31,8 +31,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut block = rest.to_vec();
     block.resize(BLOCK_BYTES + 8, 0);
+    // Any checkpoint, valid or not (the layout parser refuses those outside
+    // their block, but the decoder must not panic on any).
+    let checkpoint = rest.get(..4).map_or(Checkpoint::NONE, |b| {
+        u32::from_le_bytes(b.try_into().unwrap())
+    });
     for slot in [0u64, 1, 7, 100, 1000, 100_000] {
-        let _ = decoder.value_in_block(&block, 0, slot);
+        let _ = decoder.value_in_block(&block, 0, slot, Checkpoint::NONE);
+        let _ = decoder.value_in_block(&block, 0, slot, checkpoint);
     }
     let mut out = Vec::new();
     let mut stack = Vec::new();

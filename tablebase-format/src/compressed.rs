@@ -28,7 +28,7 @@
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 4 | payload version: `JTZ3` (`JTZ2`, the same without block checks, and the first, LZ4-based payload of jungletb 0.2, which began with its block size, 4096, are refused with a message to rerun `jungletb compress`) |
+//! | 0 | 4 | payload version: `JTZ4` (`JTZ3`, the same without block checkpoints, `JTZ2`, without block checks either, and the first, LZ4-based payload of jungletb 0.2, which began with its block size, 4096, are refused with a message to rerun `jungletb compress`) |
 //! | 4 | 4 | DTM slots per block |
 //! | 8 | 1 | DTM width in bytes (1 or 2) |
 //! | 9 | 1 | WDL sparse index shift `k` |
@@ -39,7 +39,7 @@
 //! | 24 | 8 | DTM data length |
 //! | 32 | 8 × s | WDL dictionary: per symbol `left`, `right` (u32 each; see [`crate::wdl_code::Symbol`]) |
 //! | … | s | WDL code length per symbol |
-//! | … | 4 × (b + 1) | first slot of each WDL block, then the index size |
+//! | … | 8 × b + 4 | block index: per WDL block its first slot (u32) and its checkpoint (u32, see [`crate::wdl_code::Checkpoint`]), then the index size (u32) |
 //! | … | 4 × ⌈size / 2^k⌉ | sparse index: the block holding slot `j · 2^k` |
 //! | … | | zero padding to a multiple of 64 bytes from the file start |
 //! | … | 64 × b | WDL blocks: 62 bytes of codes, then the block check ([`crate::wdl_code::block_check`]) |
@@ -48,14 +48,14 @@
 //! | … | | DTM data |
 
 use crate::encoding::decode;
-use crate::wdl_code::{self, Decoder, Symbol, BLOCK_BYTES};
+use crate::wdl_code::{self, Checkpoint, Decoder, Symbol, BLOCK_BYTES};
 use jungletb_rules::{Value, Wdl};
 
 /// The payload version tag (the first four bytes).
-pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ3";
-/// The previous payload version (no block checks): refused, with a message
-/// to compress again.
-const PAYLOAD_VERSION_2: [u8; 4] = *b"JTZ2";
+pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ4";
+/// Earlier payload versions (`JTZ2`: no block checks; `JTZ3`: no block
+/// checkpoints): refused, with a message to compress again.
+const OLDER_VERSIONS: [[u8; 4]; 2] = [*b"JTZ2", *b"JTZ3"];
 /// Slots per DTM block.
 pub const DTM_BLOCK_SLOTS: u32 = 8192;
 /// zstd level for DTM blocks (`jungletb compress --level`): 19 writes
@@ -144,7 +144,13 @@ pub(crate) fn compress_payload(
         out.extend_from_slice(&s.right.to_le_bytes());
     }
     out.extend_from_slice(&wdl.lens);
-    for x in wdl.starts.iter().chain(&wdl.sparse) {
+    for (start, checkpoint) in wdl.starts.iter().zip(&wdl.checkpoints) {
+        out.extend_from_slice(&start.to_le_bytes());
+        out.extend_from_slice(&checkpoint.to_le_bytes());
+    }
+    let size = *wdl.starts.last().expect("the index size ends the starts");
+    out.extend_from_slice(&size.to_le_bytes());
+    for x in &wdl.sparse {
         out.extend_from_slice(&x.to_le_bytes());
     }
     out.resize(
@@ -303,7 +309,8 @@ fn blocks(
 pub(crate) struct WdlSection {
     /// Huffman tables and dictionary.
     pub decoder: Decoder,
-    /// File offset of the block starts (u32 each).
+    /// File offset of the block index (per block its first slot and its
+    /// checkpoint, u32 each; then the index size).
     pub starts_at: u64,
     /// File offset of the sparse index (u32 each).
     pub sparse_at: u64,
@@ -386,7 +393,8 @@ impl Layout {
         }
         if fixed[..4] != PAYLOAD_VERSION {
             return Err(
-                if u32_at(fixed, 0) == Some(4096) || fixed[..4] == PAYLOAD_VERSION_2 {
+                if u32_at(fixed, 0) == Some(4096) || OLDER_VERSIONS.iter().any(|v| fixed[..4] == *v)
+                {
                     LayoutError::OldVersion
                 } else {
                     LayoutError::Corrupt("unknown compressed payload version".into())
@@ -400,7 +408,7 @@ impl Layout {
         let symbols = u32_at(fixed, 12).expect("fixed fields") as u64;
         let blocks = u32_at(fixed, 16).expect("fixed fields") as u64;
         let sparse = size.div_ceil(1 << shift);
-        let prefix = FIXED_LEN as u64 + 9 * symbols + 4 * (blocks + 1) + 4 * sparse;
+        let prefix = FIXED_LEN as u64 + 9 * symbols + 8 * blocks + 4 + 4 * sparse;
         Ok(prefix + block_padding(payload_at, prefix))
     }
 
@@ -451,9 +459,12 @@ impl Layout {
             .collect();
         let lens = &prefix[lens_at..lens_at + n_symbols];
         let decoder = Decoder::new(&symbols, lens).map_err(|e| bad(format!("WDL code: {e}")))?;
-        // Block starts: 0, strictly increasing, ending at the index size.
+        // Block starts: 0, strictly increasing, ending at the index size;
+        // checkpoints inside their blocks.
         let starts_at = lens_at + n_symbols;
-        let start = |b: u64| u32_at(prefix, starts_at + 4 * b as usize).expect("checked") as u64;
+        let entry =
+            |b: u64, k: usize| u32_at(prefix, starts_at + 8 * b as usize + k).expect("checked");
+        let start = |b: u64| entry(b, 0) as u64;
         if (size > 0 && blocks == 0) || start(0) != 0 || start(blocks) != size {
             return Err(bad("WDL block starts do not cover the table".into()));
         }
@@ -461,9 +472,14 @@ impl Layout {
             if start(b + 1) <= start(b) {
                 return Err(bad(format!("WDL block {b} starts out of order")));
             }
+            let (bit, skip) = Checkpoint::unpack(entry(b, 4));
+            let none = entry(b, 4) == Checkpoint::NONE;
+            if !none && (bit >= wdl_code::PAYLOAD_BITS || skip >= start(b + 1) - start(b)) {
+                return Err(bad(format!("WDL block {b}: checkpoint outside the block")));
+            }
         }
         // Sparse index: entry j names the block holding slot j << shift.
-        let sparse_at = starts_at + 4 * (blocks as usize + 1);
+        let sparse_at = starts_at + 8 * blocks as usize + 4;
         for j in 0..size.div_ceil(1 << sparse_shift) {
             let b = u32_at(prefix, sparse_at + 4 * j as usize).expect("checked") as u64;
             let s = j << sparse_shift;
@@ -490,7 +506,9 @@ impl Layout {
             blocks_at: payload_at + blocks_at,
             blocks,
             stored_bytes: 9 * n_symbols as u64
-                + 4 * (blocks + 1 + size.div_ceil(1 << sparse_shift))
+                + 8 * blocks
+                + 4
+                + 4 * size.div_ceil(1 << sparse_shift)
                 + BLOCK_BYTES as u64 * blocks,
         };
         let dtm = Section {

@@ -283,7 +283,8 @@ impl Table {
                 LayoutError::OldVersion => TableError::UnsupportedVersion {
                     path: path.to_path_buf(),
                     what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
-                           blocks without checks); rerun `jungletb compress` to rewrite it"
+                           blocks without checks or checkpoints); rerun `jungletb compress` \
+                           to rewrite it"
                         .into(),
                 },
                 LayoutError::Corrupt(m) => corrupt(m),
@@ -473,9 +474,9 @@ impl Table {
         .map_err(|e| self.io_error(e))
     }
 
-    /// The WDL block holding slot `i`, with its first slot.
+    /// The WDL block holding slot `i`, with its first slot and checkpoint.
     #[inline]
-    fn wdl_block_of(&self, layout: &Layout, i: u64) -> Result<(u64, u64), TableError> {
+    fn wdl_block_of(&self, layout: &Layout, i: u64) -> Result<(u64, u64, u32), TableError> {
         let w = &layout.wdl;
         let mut b = self.u32_at(w.sparse_at + 4 * (i >> w.sparse_shift))? as u64;
         // The block is usually this one or the next: ask for both while
@@ -488,29 +489,35 @@ impl Table {
         // Block starts were checked at open (increasing, ending at the
         // index size), so this stops within the table.
         loop {
-            let (start, next) = with_range(&self.source, w.starts_at + 4 * b, 8, |x| {
-                (
-                    u32::from_le_bytes(x[..4].try_into().expect("4 bytes")) as u64,
-                    u32::from_le_bytes(x[4..].try_into().expect("4 bytes")) as u64,
-                )
-            })
-            .map_err(|e| self.io_error(e))?;
+            // This block's first slot and checkpoint, the next one's first
+            // slot (the index size after the last block).
+            let (start, checkpoint, next) =
+                with_range(&self.source, w.starts_at + 8 * b, 12, |x| {
+                    let word =
+                        |k: usize| u32::from_le_bytes(x[k..k + 4].try_into().expect("4 bytes"));
+                    (word(0) as u64, word(4), word(8) as u64)
+                })
+                .map_err(|e| self.io_error(e))?;
             if i < next || b + 1 >= w.blocks {
-                return Ok((b, start));
+                return Ok((b, start, checkpoint));
             }
             b += 1;
         }
     }
 
     fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
-        let (b, start) = self.wdl_block_of(layout, i)?;
+        let (b, start, checkpoint) = self.wdl_block_of(layout, i)?;
         let at = layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
         // The DTM block index follows the last WDL block, so 8 bytes past
         // any block are in the file: the decoder reads the block in place.
         let len = wdl_code::BLOCK_BYTES + 8;
         with_range(&self.source, at, len, |block| {
-            wdl_code::block_is_intact(b, block)
-                .then(|| layout.wdl.decoder.value_in_block(block, start, i))
+            wdl_code::block_is_intact(b, block).then(|| {
+                layout
+                    .wdl
+                    .decoder
+                    .value_in_block(block, start, i, checkpoint)
+            })
         })
         .map_err(|e| self.io_error(e))?
         .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
@@ -542,12 +549,12 @@ impl Table {
         if range.is_empty() {
             return Ok((range.start, Vec::new()));
         }
-        let (mut b, first) = self.wdl_block_of(layout, range.start)?;
+        let (mut b, first, _) = self.wdl_block_of(layout, range.start)?;
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
         let mut stack = Vec::new();
         let mut end = first;
         while end < range.end && b < w.blocks {
-            let next = self.u32_at(w.starts_at + 4 * (b + 1))? as u64;
+            let next = self.u32_at(w.starts_at + 8 * (b + 1))? as u64;
             let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
             with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
                 wdl_code::block_is_intact(b, block).then(|| {

@@ -239,7 +239,8 @@ fn corrupted_compressed_tables_never_panic() {
 }
 
 /// Compressed files of the older payload versions (the first, LZ4-based
-/// one, and `JTZ2`, without block checks) are refused with a message that
+/// one, `JTZ2`, without block checks, and `JTZ3`, without block
+/// checkpoints) are refused with a message that
 /// says how to rewrite them, not read as garbage.
 #[test]
 fn old_compressed_payloads_are_refused_with_advice() {
@@ -249,7 +250,7 @@ fn old_compressed_payloads_are_refused_with_advice() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("ELvR.{COMPRESSED_EXTENSION}"));
     // Version 1 payloads began with their WDL block size, 4096 slots.
-    for tag in [4096u32.to_le_bytes(), *b"JTZ2"] {
+    for tag in [4096u32.to_le_bytes(), *b"JTZ2", *b"JTZ3"] {
         let mut bytes = std::fs::read(compressed_table_path(&src, m)).unwrap();
         let header = Header::parse(&bytes, bytes.len() as u64, &path).unwrap();
         let at = header.header_len as usize;

@@ -1,8 +1,9 @@
 //! Building a WDL stream: runs, Re-Pair, Huffman code lengths, blocks.
 
 use super::{
-    block_check, canonical_codes, symbol_lengths, EncodedWdl, Symbol, BASE, BLOCK_BYTES,
-    CHECK_BYTES, MAX_CODE_LEN, MAX_DEPTH, MAX_SLOTS, MAX_SYMBOLS, MIN_PAIR_COUNT, PAYLOAD_BITS,
+    block_check, canonical_codes, symbol_lengths, Checkpoint, EncodedWdl, Symbol, BASE,
+    BLOCK_BYTES, CHECK_BYTES, MAX_CODE_LEN, MAX_DEPTH, MAX_SLOTS, MAX_SYMBOLS, MIN_PAIR_COUNT,
+    PAYLOAD_BITS,
 };
 use rustc_hash::FxHashMap;
 
@@ -46,23 +47,31 @@ pub fn encode(values: &[u8]) -> EncodedWdl {
     let codes = canonical_codes(&lens);
 
     let mut starts = Vec::new();
+    let mut checkpoints = Vec::new();
     let mut data = Vec::new();
     let mut w = BlockWriter::default();
+    // (bit offset, slot offset, slots) of each symbol of the current block.
+    let mut in_block: Vec<(usize, u64, u64)> = Vec::new();
     let mut slot = 0u64;
     for &s in &seq {
         let (code, len) = codes[s as usize];
         if starts.is_empty() || !w.fits(len as usize) {
             if !starts.is_empty() {
                 data.extend_from_slice(&w.finish(starts.len() as u64 - 1));
+                checkpoints.push(checkpoint(&in_block));
             }
             w = BlockWriter::default();
+            in_block.clear();
             starts.push(slot as u32);
         }
+        let n = lengths[s as usize];
+        in_block.push((w.bits, slot - *starts.last().expect("a block") as u64, n));
         w.put(code, len as u32);
-        slot += lengths[s as usize];
+        slot += n;
     }
     if !starts.is_empty() {
         data.extend_from_slice(&w.finish(starts.len() as u64 - 1));
+        checkpoints.push(checkpoint(&in_block));
     }
     let size = values.len() as u64;
     starts.push(size as u32);
@@ -73,9 +82,47 @@ pub fn encode(values: &[u8]) -> EncodedWdl {
         symbols,
         lens,
         starts,
+        checkpoints,
         sparse_shift,
         sparse,
         data,
+    }
+}
+
+/// The checkpoint of a block whose symbols are `syms` (bit offset, slot
+/// offset, slots each): the symbol that minimises the symbols a probe
+/// decodes, summed over the block's slots (a probe of a slot before the
+/// checkpoint decodes from the block's first symbol, any other from the
+/// checkpoint's). [`Checkpoint::NONE`] when no symbol after the first
+/// helps or fits.
+fn checkpoint(syms: &[(usize, u64, u64)]) -> u32 {
+    // cost(h) = Σ_{i<h} n_i (i + 1) + Σ_{i≥h} n_i (i − h + 1), computed for
+    // every h in one pass from prefix sums.
+    let total: u64 = syms.iter().map(|s| s.2).sum();
+    let mut before = 0u64; // Σ_{i<h} n_i (i + 1)
+    let mut weight_before = 0u64; // Σ_{i<h} n_i
+    let from_start: u64 = syms
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.2 * (i as u64 + 1))
+        .sum();
+    let (mut best, mut best_cost) = (0usize, from_start);
+    for (h, &(_, skip, n)) in syms.iter().enumerate() {
+        if h > 0 && skip < Checkpoint::MAX_SKIP {
+            // Slots from h on pay (i + 1) - h.
+            let after = from_start - before - h as u64 * (total - weight_before);
+            let cost = before + after;
+            if cost < best_cost {
+                (best, best_cost) = (h, cost);
+            }
+        }
+        before += n * (h as u64 + 1);
+        weight_before += n;
+    }
+    if best == 0 {
+        Checkpoint::NONE
+    } else {
+        Checkpoint::pack(syms[best].0, syms[best].1)
     }
 }
 

@@ -29,8 +29,13 @@
 //! - **Finding the block.** `sparse[j]` is the block holding slot `j << k`,
 //!   with `2^k` about four blocks' worth of slots; a probe searches `starts`
 //!   from `sparse[j]` (usually a few entries in one cache line).
+//! - **Checkpoints.** Beside each block's first slot, the bit and slot
+//!   offsets of one symbol in its middle ([`Checkpoint`]): a probe of a
+//!   later slot starts decoding there, so it decodes about half as many
+//!   symbols.
 //! - **A probe** reads one sparse entry, a line of `starts`, one block
-//!   (prefetched with the next while the starts are read); it adds symbol
+//!   (prefetched with the next while the starts are read); from the block's
+//!   start or its checkpoint it adds symbol
 //!   lengths until it passes its slot and then walks down that symbol's
 //!   pair tree (left or right by length) until a node that holds its
 //!   symbol's expansion as at most three runs: the value. Nothing is
@@ -46,7 +51,7 @@ mod encode;
 #[cfg(test)]
 mod tests;
 
-pub use decode::Decoder;
+pub use decode::{Checkpoint, Decoder};
 pub use encode::{encode, fill_runs};
 
 /// Bytes per block: one cache line.
@@ -110,6 +115,8 @@ pub struct EncodedWdl {
     pub lens: Vec<u8>,
     /// First slot of each block, plus the stream size at the end.
     pub starts: Vec<u32>,
+    /// Each block's [`Checkpoint`].
+    pub checkpoints: Vec<u32>,
     /// `log2` of the sparse index stride in slots.
     pub sparse_shift: u8,
     /// Block holding slot `j << sparse_shift`, for every `j`.
@@ -124,7 +131,7 @@ impl EncodedWdl {
     pub fn stored_bytes(&self) -> u64 {
         (8 * self.symbols.len()
             + self.lens.len()
-            + 4 * (self.starts.len() + self.sparse.len())
+            + 4 * (self.starts.len() + self.checkpoints.len() + self.sparse.len())
             + self.data.len()) as u64
     }
 }

@@ -21,9 +21,27 @@ fn decode_all(e: &EncodedWdl) -> Vec<u8> {
             while e.starts[b + 1] as u64 <= s {
                 b += 1;
             }
-            d.value_in_block(block(b), e.starts[b] as u64, s).unwrap()
+            d.value_in_block(block(b), e.starts[b] as u64, s, Checkpoint::NONE)
+                .unwrap()
         })
         .collect();
+    // From each block's checkpoint, the same values.
+    let checkpoints = &e.checkpoints;
+    assert_eq!(checkpoints.len(), blocks);
+    let from_checkpoints: Vec<u8> = (0..size)
+        .map(|s| {
+            let b = e.starts.partition_point(|&x| x as u64 <= s) - 1;
+            d.value_in_block(block(b), e.starts[b] as u64, s, checkpoints[b])
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(from_checkpoints, expanded);
+    if blocks > 4 {
+        assert!(
+            checkpoints.iter().any(|&c| c != Checkpoint::NONE),
+            "no checkpoint was set"
+        );
+    }
     assert_eq!(probed, expanded);
     probed
 }
