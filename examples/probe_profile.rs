@@ -5,6 +5,7 @@
 //! ```text
 //! cargo build --profile profiling --example probe_profile
 //! perf record target/profiling/examples/probe_profile ROOT [PROBES] [keep|nokeep]
+//! PROBE_LATENCY=1 target/release/examples/probe_profile ROOT   # also median, p90, p99, p99.9
 //! ```
 //!
 //! `ROOT` holds `standard/` with plain or compressed tables up to 4 pieces.
@@ -73,4 +74,24 @@ fn main() {
         secs * 1e9 / probes as f64,
         probes as f64 / secs / 1e6
     );
+    if std::env::var_os("PROBE_LATENCY").is_some() {
+        // Single probes timed one by one (about 20 ns of timer each).
+        let mut ns: Vec<u64> = positions
+            .iter()
+            .map(|p| {
+                let t = Instant::now();
+                std::hint::black_box(tb.probe_wdl(p).ok());
+                t.elapsed().as_nanos() as u64
+            })
+            .collect();
+        ns.sort_unstable();
+        let q = |f: f64| ns[((ns.len() - 1) as f64 * f) as usize];
+        println!(
+            "latency: median {} ns, p90 {} ns, p99 {} ns, p99.9 {} ns",
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            q(0.999)
+        );
+    }
 }
