@@ -145,8 +145,14 @@ struct BlockCache {
 }
 
 thread_local! {
-    static CACHE: RefCell<BlockCache> = const {
-        RefCell::new(BlockCache { key: (0, 0), data: Vec::new() })
+    /// This thread's last decoded DTM parts: one of wins, one of losses
+    /// (indexed by the part number's parity), so that reading a block's
+    /// slots in order does not decode its two parts again and again.
+    static CACHE: [RefCell<BlockCache>; 2] = const {
+        [
+            RefCell::new(BlockCache { key: (0, 0), data: Vec::new() }),
+            RefCell::new(BlockCache { key: (0, 0), data: Vec::new() }),
+        ]
     };
     /// Compressed bytes fetched by positional reads.
     static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -186,7 +192,7 @@ impl Table {
     ) -> Result<Table, TableError> {
         let mut table = Self::open_unchecked_ruleset(path, backend, verified)?;
         if let (Some(l), true) = (&table.layout, budget.limit > 0) {
-            table.kept = (0..l.dtm.blocks).map(|_| OnceLock::new()).collect();
+            table.kept = (0..2 * l.dtm.blocks).map(|_| OnceLock::new()).collect();
         }
         table.budget = budget;
         table.header.check_ruleset(rules, path)?;
@@ -298,10 +304,13 @@ impl Table {
                 read_range(&source, offset, prefix_len.min(payload_len) as usize).map_err(io)?;
             let layout =
                 Layout::parse(&prefix, offset, payload_len, index.size()).map_err(layout_error)?;
-            let dtm_index_len = 8 * (layout.dtm.blocks + 1) as usize;
-            let dtm_index =
-                read_range(&source, layout.dtm.offsets_at, dtm_index_len).map_err(io)?;
-            layout.check_dtm_offsets(&dtm_index).map_err(layout_error)?;
+            let dtm_index = read_range(
+                &source,
+                layout.dtm.offsets_at,
+                usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?,
+            )
+            .map_err(io)?;
+            layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
             Some(layout)
         } else {
             None
@@ -398,26 +407,26 @@ impl Table {
         })
     }
 
-    /// Runs `f` on decoded DTM block `k`: a block kept from an earlier
-    /// probe, this thread's last block, or the block decoded now (and kept
-    /// if the budget allows).
+    /// Runs `f` on decoded DTM part `p` (see [`compressed::DtmPart`]): a
+    /// part kept from an earlier probe, this thread's last part, or the part
+    /// decoded now (and kept if the budget allows).
     #[inline]
-    fn with_dtm_block<R>(
+    fn with_dtm_part<R>(
         &self,
         layout: &Layout,
-        k: u64,
+        p: u64,
         f: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TableError> {
-        let kept = self.kept.get(k as usize);
-        if let Some(block) = kept.and_then(OnceLock::get) {
-            return Ok(f(block));
+        let kept = self.kept.get(p as usize);
+        if let Some(part) = kept.and_then(OnceLock::get) {
+            return Ok(f(part));
         }
         CACHE.with(|cache| {
-            let mut slot = cache.borrow_mut();
-            if slot.key != (self.uid, k) {
+            let mut slot = cache[(p % 2) as usize].borrow_mut();
+            if slot.key != (self.uid, p) {
                 slot.key = (0, 0);
-                self.decode_dtm_block(layout, k, &mut slot.data)?;
-                slot.key = (self.uid, k);
+                self.decode_dtm_part(layout, p, &mut slot.data)?;
+                slot.key = (self.uid, p);
                 if let Some(store) = kept {
                     let n = slot.data.len() as u64;
                     if self.budget.try_reserve(n) && store.set(slot.data.clone().into()).is_err() {
@@ -429,16 +438,30 @@ impl Table {
         })
     }
 
-    /// Decodes DTM block `k` into `out`.
-    fn decode_dtm_block(
+    /// The record of DTM part `p` (its check and entries).
+    #[inline]
+    fn dtm_part(&self, layout: &Layout, p: u64) -> Result<compressed::DtmPart, TableError> {
+        let at = layout.dtm.records_at + compressed::DtmPart::BYTES as u64 * p;
+        with_range(
+            &self.source,
+            at,
+            compressed::DtmPart::BYTES,
+            compressed::DtmPart::from_bytes,
+        )
+        .map_err(|e| self.io_error(e))
+    }
+
+    /// Decodes DTM part `p` into `out`.
+    fn decode_dtm_part(
         &self,
         layout: &Layout,
-        k: u64,
+        p: u64,
         out: &mut Vec<u8>,
     ) -> Result<(), TableError> {
         let section = &layout.dtm;
+        let record = self.dtm_part(layout, p)?;
         let mut o = [0u8; 16];
-        with_range(&self.source, section.offsets_at + 8 * k, 16, |b| {
+        with_range(&self.source, section.offsets_at + 8 * p, 16, |b| {
             o.copy_from_slice(b)
         })
         .map_err(|e| self.io_error(e))?;
@@ -447,9 +470,9 @@ impl Table {
         // Offsets were checked at open; re-checked here because they are
         // read again (the file could have been replaced).
         if start > end || end > section.data_len {
-            return Err(self.corrupt(format!("DTM block {k}: bad offsets")));
+            return Err(self.corrupt(format!("DTM part {p}: bad offsets")));
         }
-        out.resize(section.raw_len(k, layout.dtm_raw), 0);
+        out.resize(record.raw_len(layout.dtm_width), 0);
         with_range(
             &self.source,
             section.data_at + start,
@@ -457,10 +480,9 @@ impl Table {
             |stored| compressed::decode_dtm_block(stored, out),
         )
         .map_err(|e| self.io_error(e))?
-        .map_err(|e| self.corrupt(format!("DTM block {k}: {e}")))?;
-        let check = self.u32_at(section.checks_at + 4 * k)?;
-        if compressed::dtm_check(k, out) != check {
-            return Err(self.corrupt(format!("DTM block {k} fails its check")));
+        .map_err(|e| self.corrupt(format!("DTM part {p}: {e}")))?;
+        if compressed::dtm_check(p, out) != record.check {
+            return Err(self.corrupt(format!("DTM part {p} fails its check")));
         }
         Ok(())
     }
@@ -531,14 +553,101 @@ impl Table {
     }
 
     /// The value of slot `i` whose WDL is `wdl` (reads the DTM stream).
+    /// DTM block `k` keeps the distances of its wins in part `2k` and of its
+    /// losses in part `2k + 1`: the slot's entry is its rank among the
+    /// block's slots of its kind, counted in the WDL stream.
     fn value_with_wdl(&self, layout: &Layout, i: u64, wdl: Wdl) -> Result<Value, TableError> {
-        if wdl == Wdl::Draw {
-            return Ok(Value::Draw);
-        }
         let (k, j) = layout.dtm.locate(i);
+        let kind = match wdl {
+            Wdl::Draw => return Ok(Value::Draw),
+            Wdl::Win => 0,
+            Wdl::Loss => 1,
+        };
+        let before = self.rank_counts(layout, i, i - j)?;
+        self.value_from_entry(layout, 2 * k + kind, before[kind as usize], wdl)
+    }
+
+    /// The wins and losses of slots `block_start..i` (`block_start` the
+    /// first slot of `i`'s DTM block): those before `i`'s WDL block from
+    /// the file's rank counts, the rest counted in that one WDL block.
+    fn rank_counts(
+        &self,
+        layout: &Layout,
+        i: u64,
+        block_start: u64,
+    ) -> Result<[u64; 2], TableError> {
+        let w = &layout.wdl;
+        let (b, start, _) = self.wdl_block_of(layout, i)?;
+        let before = if start >= block_start {
+            let at = layout.dtm.ranks_at + compressed::RANK_BYTES as u64 * b;
+            with_range(&self.source, at, compressed::RANK_BYTES, |x| {
+                [
+                    u16::from_le_bytes([x[0], x[1]]),
+                    u16::from_le_bytes([x[2], x[3]]),
+                ]
+                .map(u64::from)
+            })
+            .map_err(|e| self.io_error(e))?
+        } else {
+            [0, 0] // the WDL block began in an earlier DTM block
+        };
+        let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+        let c = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
+            wdl_code::block_is_intact(b, block).then(|| {
+                w.decoder
+                    .count_in_block(block, start, start.max(block_start), i)
+            })
+        })
+        .map_err(|e| self.io_error(e))?
+        .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
+        .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
+        Ok([before[0] + c[0], before[1] + c[1]])
+    }
+
+    /// The value of entry `entry` of DTM part `p`, for a slot whose WDL is
+    /// `wdl` (a win or a loss).
+    #[inline]
+    fn value_from_entry(
+        &self,
+        layout: &Layout,
+        p: u64,
+        entry: u64,
+        wdl: Wdl,
+    ) -> Result<Value, TableError> {
         let width = layout.dtm_width;
-        let half = self.with_dtm_block(layout, k, |b| compressed::dtm_in_block(b, j, width))?;
-        Ok(compressed::value_from(wdl, half))
+        self.with_dtm_part(layout, p, |b| compressed::dtm_in_block(b, entry, width))?
+            .map(|half| compressed::value_from(wdl, half))
+            .ok_or_else(|| self.corrupt(format!("DTM part {p} has no entry {entry}")))
+    }
+
+    /// How many slots of `range` are wins and how many losses in the WDL
+    /// stream: whole symbols counted from the decoder's table, block by
+    /// block.
+    fn wdl_counts(&self, layout: &Layout, range: Range<u64>) -> Result<[u64; 2], TableError> {
+        let w = &layout.wdl;
+        let mut counts = [0u64; 2];
+        if range.is_empty() {
+            return Ok(counts);
+        }
+        let (mut b, mut start, _) = self.wdl_block_of(layout, range.start)?;
+        loop {
+            let next = self.u32_at(w.starts_at + 8 * (b + 1))? as u64;
+            let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+            let (from, to) = (range.start.max(start), range.end.min(next));
+            let c = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
+                wdl_code::block_is_intact(b, block)
+                    .then(|| w.decoder.count_in_block(block, start, from, to))
+            })
+            .map_err(|e| self.io_error(e))?
+            .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
+            .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
+            counts[0] += c[0];
+            counts[1] += c[1];
+            if range.end <= next || b + 1 >= w.blocks {
+                return Ok(counts);
+            }
+            (b, start) = (b + 1, next);
+        }
     }
 
     /// The WDL codes of the slots of `range` of a compressed table, each
@@ -613,17 +722,40 @@ impl Table {
             return range.map(|i| Ok(decode(self.raw_plain(i)?))).collect();
         };
         let (first, codes) = self.wdl_codes(layout, range.clone())?;
+        // The DTM block being read and the wins and losses met in it so far
+        // (every slot counts, unused ones too: the WDL stream stores a value
+        // for each).
+        let mut block: Option<(u64, [u64; 2])> = None;
         range
             .map(|i| {
-                if !self.index.is_canonical_slot(i) {
-                    return Ok(None);
-                }
                 let w = codes
                     .get((i - first) as usize)
                     .copied()
                     .and_then(compressed::wdl_of)
                     .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
-                self.value_with_wdl(layout, i, w).map(Some)
+                let (k, j) = layout.dtm.locate(i);
+                if block.is_none_or(|b| b.0 != k) {
+                    block = Some((k, self.wdl_counts(layout, i - j..i)?));
+                }
+                let seen = &mut block.as_mut().expect("set above").1;
+                let kind = match w {
+                    Wdl::Draw => None,
+                    Wdl::Win => Some(0),
+                    Wdl::Loss => Some(1),
+                };
+                let entry = kind.map(|kind| {
+                    seen[kind] += 1;
+                    (kind, seen[kind] - 1)
+                });
+                if !self.index.is_canonical_slot(i) {
+                    return Ok(None);
+                }
+                match entry {
+                    None => Ok(Some(Value::Draw)),
+                    Some((kind, e)) => self
+                        .value_from_entry(layout, 2 * k + kind as u64, e, w)
+                        .map(Some),
+                }
             })
             .collect()
     }

@@ -41,6 +41,12 @@ pub struct Decoder {
     slot_len: SlotLens,
     /// Per (renumbered) symbol, one read per level of descent.
     pairs: Box<[Node]>,
+    /// Per (renumbered) symbol: how many of its slots are wins and losses.
+    /// The distance stream stores one entry per win or loss slot, so a
+    /// distance probe needs the slot's rank among them: whole symbols are
+    /// counted from this table, only the last is walked (see
+    /// [`Decoder::count_in_block`]).
+    classes: Box<[[u32; 2]]>,
 }
 
 /// Slots per symbol: 16 bits each, [`SlotLens::ESCAPE`] sending the rare
@@ -295,6 +301,27 @@ impl Decoder {
                     })
             })
             .collect();
+        // Wins and losses per symbol, in dictionary order (pairs name
+        // earlier symbols), then renumbered. Lengths are at most `MAX_SLOTS`,
+        // a `u32`, and so are the counts.
+        let mut classes_by_id: Vec<[u32; 2]> = Vec::with_capacity(symbols.len());
+        for sym in symbols {
+            let c = if sym.left & BASE != 0 {
+                match sym.left & !BASE {
+                    1 => [sym.right, 0],
+                    2 => [0, sym.right],
+                    _ => [0, 0],
+                }
+            } else {
+                let (l, r) = (
+                    classes_by_id[sym.left as usize],
+                    classes_by_id[sym.right as usize],
+                );
+                [l[0] + r[0], l[1] + r[1]]
+            };
+            classes_by_id.push(c);
+        }
+        let classes = order.iter().map(|&s| classes_by_id[s]).collect();
         let codes = canonical_codes(lens);
         let mut first = [0u64; MAX_CODE_LEN as usize + 1];
         let mut offset = [0u32; MAX_CODE_LEN as usize + 1];
@@ -340,6 +367,7 @@ impl Decoder {
             short_len,
             slot_len,
             pairs,
+            classes,
         })
     }
 
@@ -449,6 +477,84 @@ impl Decoder {
                 sym = right;
             }
         }
+    }
+
+    /// How many slots of `from..to` are wins and how many losses, in
+    /// `block`, whose first slot is `start` (`start ≤ from ≤ to`, and `to`
+    /// at most the block's end; `block` may carry 8 more bytes, see
+    /// `walk`). `None` if the block does not decode. Symbols wholly inside
+    /// the range are counted from [`Decoder::classes`]; the one or two at
+    /// its ends are walked down their trees.
+    pub fn count_in_block(&self, block: &[u8], start: u64, from: u64, to: u64) -> Option<[u64; 2]> {
+        let mut counts = [0u64; 2];
+        if from >= to {
+            return Some(counts);
+        }
+        let mut pos = start;
+        let mut ok = true;
+        self.walk(block, |sym| {
+            let len = u64::from(self.slot_len.get(sym));
+            let next = pos + len;
+            if next > from {
+                let (a, b) = (from.max(pos) - pos, to.min(next) - pos);
+                if a == 0 && b == len {
+                    let c = self.classes[sym];
+                    counts[0] += u64::from(c[0]);
+                    counts[1] += u64::from(c[1]);
+                } else {
+                    match (self.prefix_counts(sym, b), self.prefix_counts(sym, a)) {
+                        (Some(hi), Some(lo)) => {
+                            counts[0] += hi[0] - lo[0];
+                            counts[1] += hi[1] - lo[1];
+                        }
+                        _ => ok = false,
+                    }
+                }
+            }
+            pos = next;
+            ok && next < to
+        })?;
+        (ok && pos >= to).then_some(counts)
+    }
+
+    /// Wins and losses among the first `off` slots of symbol `sym` (at most
+    /// its length; `None` past it, which a valid dictionary never asks).
+    fn prefix_counts(&self, mut sym: usize, mut off: u64) -> Option<[u64; 2]> {
+        let mut counts = [0u64; 2];
+        let mut add = |value: u8, n: u64| {
+            if value == 1 || value == 2 {
+                counts[value as usize - 1] += n;
+            }
+        };
+        // A tree is at most `MAX_SYMBOLS` deep: the loop ends.
+        while off > 0 {
+            let node = self.pairs[sym];
+            let total = u64::from(self.slot_len.get(sym));
+            if off > total {
+                return None;
+            }
+            if node.is_runs() {
+                let (l0, l1) = node.explicit_lengths();
+                let mut left = off;
+                for (k, n) in (0..3).zip([l0, l1, u64::MAX]) {
+                    let take = left.min(n);
+                    add(node.value(k), take);
+                    left -= take;
+                }
+                break;
+            }
+            let (l, r, n) = node.halves();
+            if off >= u64::from(n) {
+                let c = self.classes[l];
+                add(1, u64::from(c[0]));
+                add(2, u64::from(c[1]));
+                off -= u64::from(n);
+                sym = r;
+            } else {
+                sym = l;
+            }
+        }
+        Some(counts)
     }
 
     /// Appends the values of the `n` slots of `block` to `out`; `None` if

@@ -43,6 +43,25 @@ fn decode_all(e: &EncodedWdl) -> Vec<u8> {
         );
     }
     assert_eq!(probed, expanded);
+    // Wins and losses counted over ranges of each block (the whole block,
+    // its ends, and ranges starting and ending inside symbols) agree with
+    // the expanded values.
+    let mut rnd = rng(size | 1);
+    for b in 0..blocks {
+        let (start, end) = (e.starts[b] as u64, e.starts[b + 1] as u64);
+        let mut ranges = vec![(start, end), (start, start), (end, end), (start, start + 1)];
+        for _ in 0..8 {
+            let x = start + rnd() % (end - start + 1);
+            let y = start + rnd() % (end - start + 1);
+            ranges.push((x.min(y), x.max(y)));
+        }
+        for (from, to) in ranges {
+            let counted = d.count_in_block(block(b), start, from, to).unwrap();
+            let slots = &expanded[from as usize..to as usize];
+            let naive = [1u8, 2].map(|v| slots.iter().filter(|&&x| x == v).count() as u64);
+            assert_eq!(counted, naive, "block {b}, slots {from}..{to}");
+        }
+    }
     probed
 }
 

@@ -9,10 +9,18 @@
 //!   this stream, and needs no decoded block kept in memory).
 //! - **DTM**: the distance halved (a win in `2d + 1` plies or a loss in `2d`
 //!   plies stores `d`: the parity is known from the WDL stream), 1 or 2 bytes
-//!   per slot, blocks of [`DTM_BLOCK_SLOTS`] slots compressed with zstd
+//!   each, in blocks of [`DTM_BLOCK_SLOTS`] slots compressed with zstd
 //!   (read only when a distance is asked for; a DTM block whose compressed
-//!   form is not smaller is stored raw, the stored length tells). Each DTM
-//!   block has a CRC-32 of its decoded bytes, checked when it is decoded.
+//!   form is not smaller is stored raw, the stored length tells). A block
+//!   is two parts, compressed apart: the distances of its win slots and
+//!   those of its loss slots, each in slot order; draws have none. A slot's
+//!   entry is its rank among the block's slots of its kind: the file's
+//!   rank counts give it up to the slot's WDL block, and the decoder counts
+//!   the rest in that block (whole symbols from a table of their wins and
+//!   losses). A probe decodes only the part of its kind, about
+//!   half the block: so blocks can be larger, which compresses better, for
+//!   the same decoding time (measured with `examples/dtm_study.rs`). Each
+//!   part has a CRC-32 of its decoded bytes, checked when it is decoded.
 //!
 //! So every block is checked where it is read: the file's checksum guards
 //! the whole payload when a table is opened, the block checks guard each
@@ -20,8 +28,8 @@
 //! made to miss (both are exercised by the tests).
 //!
 //! Slots whose value is never asked for are "don't care": unused index slots
-//! (both streams) take whatever value extends the current run, and draws
-//! repeat the previous distance (DTM).
+//! take whatever WDL value extends the current run, and those that become
+//! wins or losses there repeat the previous distance of their kind.
 //!
 //! Layout (little-endian), after the file header; every length follows
 //! from the fixed fields and the index size:
@@ -43,12 +51,19 @@
 //! | … | 4 × ⌈size / 2^k⌉ | sparse index: the block holding slot `j · 2^k` |
 //! | … | | zero padding to a multiple of 64 bytes from the file start |
 //! | … | 64 × b | WDL blocks: 62 bytes of codes, then the block check ([`crate::wdl_code::block_check`]) |
-//! | … | 8 × (DTM blocks + 1) | DTM block offsets within the DTM data |
-//! | … | 4 × DTM blocks | CRC-32 of each decoded DTM block, started from the block number |
+//! | … | 8 × (2 × DTM blocks + 1) | offsets within the DTM data of each DTM part: part `2k` holds the distances of block `k`'s win slots, part `2k + 1` those of its loss slots (zstd frames) |
+//! | … | 8 × 2 × DTM blocks | per DTM part: the CRC-32 of its decoded bytes started from the part number (u32), its entries (u32) |
+//! | … | 4 × b | rank counts, per WDL block: the wins and the losses (u16 each) from the first slot of the DTM block holding the WDL block's first slot up to that slot (at most 65,535 slots per DTM block) |
+//! | … | 4 | CRC-32 of the distance index: the part offsets, part records and rank counts |
 //! | … | | DTM data |
+
+mod dtm;
 
 use crate::encoding::decode;
 use crate::wdl_code::{self, Checkpoint, Decoder, Symbol, BLOCK_BYTES};
+pub(crate) use dtm::{
+    decode_dtm_block, dtm_check, dtm_in_block, value_from, DtmIndexAt, DtmPart, Section, RANK_BYTES,
+};
 use jungletb_rules::{Value, Wdl};
 
 /// The payload version tag (the first four bytes).
@@ -56,16 +71,22 @@ pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ4";
 /// Earlier payload versions (`JTZ2`: no block checks; `JTZ3`: no block
 /// checkpoints): refused, with a message to compress again.
 const OLDER_VERSIONS: [[u8; 4]; 2] = [*b"JTZ2", *b"JTZ3"];
-/// Slots per DTM block.
-pub const DTM_BLOCK_SLOTS: u32 = 8192;
-/// zstd level for DTM blocks (`jungletb compress --level`): 19 writes
-/// about 7 % smaller distance blocks in about three times the time.
-pub const DEFAULT_ZSTD_LEVEL: i32 = 12;
+/// Slots per DTM block (two parts of about half as many entries each).
+/// Measured on every 12th four-piece table (71 tables, `jungletb compress
+/// --level 12`): one stream of 8,192 slots 0.686 bits per position; two
+/// parts of 8,192-slot blocks 0.714 (each part half as large compresses
+/// worse); two parts of 16,384-slot blocks 0.614, decoding about as many
+/// bytes per probe as the single 8,192-slot stream.
+pub const DTM_BLOCK_SLOTS: u32 = 16384;
+/// zstd level of the DTM parts (`jungletb compress --level`). On the same
+/// 71 tables: level 12 0.614 bits per position in 20 s, 15 0.580 in 36 s,
+/// 19 0.572 in 59 s (2 threads, WDL included in the times).
+pub const DEFAULT_ZSTD_LEVEL: i32 = 15;
 
 const FIXED_LEN: usize = 32;
 const WDL_DRAW: u8 = 0;
-const WDL_WIN: u8 = 1;
-const WDL_LOSS: u8 = 2;
+pub(crate) const WDL_WIN: u8 = 1;
+pub(crate) const WDL_LOSS: u8 = 2;
 
 /// Sizes of a compressed payload, by stream (for reports).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -91,43 +112,32 @@ pub(crate) fn compress_payload(
             wdl_code::MAX_SLOTS
         )));
     }
-    // Pass 1: the two raw streams, don't-care slots marked or filled in.
+    // Pass 1: the allowed WDL values and the halved distances of the
+    // positions (`None`: no distance to store).
     let mut allowed = vec![0u8; raw.len()];
-    let mut dtm: Vec<u16> = Vec::with_capacity(raw.len());
-    let mut last_d = 0u16;
+    let mut dtm: Vec<Option<u16>> = Vec::with_capacity(raw.len());
     for (i, &r) in raw.iter().enumerate() {
         let (w, d) = match decode(r) {
-            None => (None, last_d),
-            Some(Value::Draw) => (Some(WDL_DRAW), last_d),
-            Some(Value::Win(n)) => (Some(WDL_WIN), n / 2),
-            Some(Value::Loss(n)) => (Some(WDL_LOSS), n / 2),
+            None => (None, None),
+            Some(Value::Draw) => (Some(WDL_DRAW), None),
+            Some(Value::Win(n)) => (Some(WDL_WIN), Some(n / 2)),
+            Some(Value::Loss(n)) => (Some(WDL_LOSS), Some(n / 2)),
         };
         allowed[i] = w.map_or(wdl_code::ANY, |w| 1 << w);
-        last_d = d;
         dtm.push(d);
     }
-    let wdl = wdl_code::encode(&wdl_code::fill_runs(&allowed));
+    let filled = wdl_code::fill_runs(&allowed);
     drop(allowed);
-    let width: u8 = if dtm.iter().all(|&d| d <= u8::MAX as u16) {
+    let wdl = wdl_code::encode(&filled);
+    let width: u8 = if dtm.iter().flatten().all(|&d| d <= u8::MAX as u16) {
         1
     } else {
         2
     };
-    let dtm_bytes: Vec<u8> = if width == 1 {
-        dtm.iter().map(|&d| d as u8).collect()
-    } else {
-        dtm.iter().flat_map(|d| d.to_le_bytes()).collect()
-    };
+    let dtm_parts = dtm::parts(&filled, &dtm, width);
     drop(dtm);
-    let dtm_block_bytes = DTM_BLOCK_SLOTS as usize * width as usize;
-    let (dtm_offsets, dtm_data) = blocks(&dtm_bytes, dtm_block_bytes, |b| {
-        zstd::bulk::compress(b, zstd_level)
-    })?;
-    let dtm_checks: Vec<u32> = dtm_bytes
-        .chunks(dtm_block_bytes)
-        .enumerate()
-        .map(|(k, b)| dtm_check(k as u64, b))
-        .collect();
+    let (dtm_offsets, dtm_data) =
+        dtm::compress_parts(dtm_parts.iter().map(|b| &b.0[..]), zstd_level)?;
 
     let mut out = Vec::with_capacity(wdl.stored_bytes() as usize + 64 + dtm_data.len());
     out.extend_from_slice(&PAYLOAD_VERSION);
@@ -160,16 +170,27 @@ pub(crate) fn compress_payload(
     let check = prefix_check(&out);
     out[20..24].copy_from_slice(&check.to_le_bytes());
     out.extend_from_slice(&wdl.data);
+    let index_at = out.len();
     for o in &dtm_offsets {
         out.extend_from_slice(&o.to_le_bytes());
     }
-    for c in &dtm_checks {
-        out.extend_from_slice(&c.to_le_bytes());
+    for (_, part) in &dtm_parts {
+        out.extend_from_slice(&part.to_bytes());
     }
+    for [wins, losses] in dtm::rank_counts(&filled, &wdl.starts[..wdl.starts.len() - 1]) {
+        out.extend_from_slice(&wins.to_le_bytes());
+        out.extend_from_slice(&losses.to_le_bytes());
+    }
+    let check = dtm::index_check(&out[index_at..]);
+    out.extend_from_slice(&check.to_le_bytes());
     out.extend_from_slice(&dtm_data);
     let sizes = CompressedSizes {
         wdl_bytes: wdl.stored_bytes(),
-        dtm_bytes: (8 * dtm_offsets.len() + 4 * dtm_checks.len() + dtm_data.len()) as u64,
+        dtm_bytes: (8 * dtm_offsets.len()
+            + DtmPart::BYTES * dtm_parts.len()
+            + RANK_BYTES * (wdl.starts.len() - 1)
+            + 4
+            + dtm_data.len()) as u64,
     };
     Ok((out, width, sizes))
 }
@@ -188,7 +209,7 @@ fn prefix_check(prefix: &[u8]) -> u32 {
 /// Rewrites the inner checks of compressed `payload` (its bytes after the
 /// file header, at file offset `payload_at`, of a table of `size` index
 /// slots) to match its bytes: the prefix CRC, every WDL block check and
-/// every DTM block check whose block still decodes. Returns `false` (and
+/// every DTM part check whose part still decodes. Returns `false` (and
 /// changes nothing) if the payload is not this version's or too damaged to
 /// find its prefix.
 ///
@@ -225,83 +246,46 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
         return true;
     }
     // Saturating: `size` and the fields may be anything here.
-    let dtm_blocks = size.div_ceil(slots);
-    let block_bytes = slots * width;
-    let (offsets_at, checks_at, data_at) =
-        dtm_index_offsets(prefix_len as u64, blocks as u64, dtm_blocks);
+    let dtm_parts = 2 * size.div_ceil(slots);
+    let index = DtmIndexAt::new(prefix_len as u64, blocks as u64, dtm_parts);
+    let (offsets_at, records_at, data_at) = (index.offsets, index.records, index.data);
     let at = |o: u64| usize::try_from(o).ok().filter(|&o| o <= len);
     let offset = |p: &[u8], k: u64| at(offsets_at.saturating_add(8 * k)).and_then(|o| u64_at(p, o));
     let mut out = Vec::new();
-    for k in 0..dtm_blocks {
-        let (Some(start), Some(end), Some(c)) = (
-            offset(payload, k),
-            offset(payload, k + 1),
-            at(checks_at.saturating_add(4 * k + 4)),
-        ) else {
+    for k in 0..dtm_parts {
+        let meta_at = at(records_at.saturating_add(DtmPart::BYTES as u64 * (k + 1)))
+            .map(|end| end - DtmPart::BYTES);
+        let (Some(start), Some(end), Some(m)) =
+            (offset(payload, k), offset(payload, k + 1), meta_at)
+        else {
             break;
         };
+        let meta = DtmPart::from_bytes(&payload[m..m + DtmPart::BYTES]);
         let stored = at(data_at.saturating_add(start))
             .zip(at(data_at.saturating_add(end)))
             .filter(|(s, e)| s <= e)
             .map(|(s, e)| &payload[s..e]);
-        let raw = size
-            .saturating_mul(width)
-            .saturating_sub(k * block_bytes)
-            .min(block_bytes);
-        out.resize(raw as usize, 0);
+        out.resize(meta.raw_len(width as u8), 0);
         if let Some(stored) = stored {
             if decode_dtm_block(stored, &mut out).is_ok() {
-                payload[c - 4..c].copy_from_slice(&dtm_check(k, &out).to_le_bytes());
+                let check = dtm_check(k, &out).to_le_bytes();
+                payload[m..m + 4].copy_from_slice(&check);
             }
         }
     }
+    if let (Some(from), Some(to)) = (at(index.offsets), at(index.check.saturating_add(4))) {
+        if from + 4 <= to {
+            let check = dtm::index_check(&payload[from..to - 4]).to_le_bytes();
+            payload[to - 4..to].copy_from_slice(&check);
+        }
+    }
     true
-}
-
-/// Payload offsets of the DTM block offsets, block checks and data, after
-/// `wdl_blocks` WDL blocks starting at `blocks_at`, for `dtm_blocks` DTM
-/// blocks (the layout table above). Saturating: a payload that claims
-/// impossible sizes gets offsets past its end, which the callers refuse.
-fn dtm_index_offsets(blocks_at: u64, wdl_blocks: u64, dtm_blocks: u64) -> (u64, u64, u64) {
-    let offsets_at = blocks_at.saturating_add(wdl_blocks.saturating_mul(BLOCK_BYTES as u64));
-    let checks_at = offsets_at.saturating_add(dtm_blocks.saturating_add(1).saturating_mul(8));
-    let data_at = checks_at.saturating_add(dtm_blocks.saturating_mul(4));
-    (offsets_at, checks_at, data_at)
-}
-
-/// The check of decoded DTM block number `k` (its raw bytes): CRC-32
-/// started from `k`.
-pub(crate) fn dtm_check(k: u64, raw: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new_with_initial(k as u32);
-    h.update(raw);
-    h.finalize()
 }
 
 /// Zero bytes that put the WDL blocks, which follow `prefix` payload bytes,
 /// on a 64-byte boundary of the file.
 fn block_padding(payload_at: u64, prefix: u64) -> u64 {
     (64 - (payload_at + prefix) % 64) % 64
-}
-
-/// Cuts `raw` into blocks of `block_bytes`, compresses each (kept raw when
-/// that is not smaller) and returns the offsets (blocks + 1) and the data.
-fn blocks(
-    raw: &[u8],
-    block_bytes: usize,
-    compress: impl Fn(&[u8]) -> std::io::Result<Vec<u8>>,
-) -> std::io::Result<(Vec<u64>, Vec<u8>)> {
-    let mut offsets = vec![0u64];
-    let mut data = Vec::new();
-    for block in raw.chunks(block_bytes) {
-        let c = compress(block)?;
-        if c.len() < block.len() {
-            data.extend_from_slice(&c);
-        } else {
-            data.extend_from_slice(block);
-        }
-        offsets.push(data.len() as u64);
-    }
-    Ok((offsets, data))
 }
 
 /// Where the WDL code lives in the file, and its decoder.
@@ -324,46 +308,13 @@ pub(crate) struct WdlSection {
     pub stored_bytes: u64,
 }
 
-/// Where the DTM stream lives in the file.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Section {
-    /// Slots per block.
-    pub block_slots: u64,
-    /// Bytes per raw block (all but the last).
-    pub block_bytes: u64,
-    /// Number of blocks.
-    pub blocks: u64,
-    /// File offset of the block offsets.
-    pub offsets_at: u64,
-    /// File offset of the block checks (u32 each, see [`dtm_check`]).
-    pub checks_at: u64,
-    /// File offset of the data.
-    pub data_at: u64,
-    /// Data length.
-    pub data_len: u64,
-}
-
-impl Section {
-    /// The block holding `slot` and the slot's position in it.
-    #[inline]
-    pub fn locate(&self, slot: u64) -> (u64, u64) {
-        (slot / self.block_slots, slot % self.block_slots)
-    }
-
-    /// Raw (decoded) length of block `k` of a stream of `total` raw bytes.
-    #[inline]
-    pub fn raw_len(&self, k: u64, total: u64) -> usize {
-        (total - k * self.block_bytes).min(self.block_bytes) as usize
-    }
-}
-
 /// The parsed layout of a compressed payload.
 #[derive(Debug, Clone)]
 pub(crate) struct Layout {
     pub wdl: WdlSection,
     pub dtm: Section,
-    /// Raw bytes of the whole DTM stream.
-    pub dtm_raw: u64,
+    /// Index slots of the table.
+    pub size: u64,
     pub dtm_width: u8,
 }
 
@@ -435,8 +386,8 @@ impl Layout {
         let n_symbols = u32_at(prefix, 12).expect("fixed fields") as usize;
         let blocks = u32_at(prefix, 16).expect("fixed fields") as u64;
         let dtm_len = u64_at(prefix, 24).expect("fixed fields");
-        if dtm_slots == 0 {
-            return Err(bad("zero DTM slots per block".into()));
+        if dtm_slots == 0 || dtm_slots > u64::from(u16::MAX) {
+            return Err(bad(format!("{dtm_slots} DTM slots per block")));
         }
         if dtm_width != 1 && dtm_width != 2 {
             return Err(bad(format!("distance width {dtm_width}")));
@@ -489,9 +440,8 @@ impl Layout {
         }
         let blocks_at = prefix_len;
         let dtm_blocks = size.div_ceil(dtm_slots);
-        let (dtm_offsets_at, dtm_checks_at, dtm_data_at) =
-            dtm_index_offsets(blocks_at, blocks, dtm_blocks);
-        let expected = dtm_data_at.checked_add(dtm_len);
+        let index = DtmIndexAt::new(blocks_at, blocks, 2 * dtm_blocks);
+        let expected = index.data.checked_add(dtm_len);
         if expected != Some(payload_len) {
             return Err(bad(format!(
                 "payload of {payload_len} bytes, its block index implies {}",
@@ -513,44 +463,73 @@ impl Layout {
         };
         let dtm = Section {
             block_slots: dtm_slots,
-            block_bytes: dtm_slots * dtm_width as u64,
             blocks: dtm_blocks,
-            offsets_at: payload_at + dtm_offsets_at,
-            checks_at: payload_at + dtm_checks_at,
-            data_at: payload_at + dtm_data_at,
+            offsets_at: payload_at + index.offsets,
+            records_at: payload_at + index.records,
+            ranks_at: payload_at + index.ranks,
+            index_len: index.data - index.offsets,
+            data_at: payload_at + index.data,
             data_len: dtm_len,
         };
         Ok(Layout {
             wdl,
             dtm,
-            dtm_raw: size * dtm_width as u64,
+            size,
             dtm_width,
         })
     }
 
-    /// Checks the DTM block offsets, read from `offsets` (the
-    /// `8 × (blocks + 1)` bytes at `dtm.offsets_at`).
-    pub fn check_dtm_offsets(&self, offsets: &[u8]) -> Result<(), LayoutError> {
+    /// Checks the DTM part offsets and records, read from `index` (the
+    /// `8 × (parts + 1)` bytes of offsets at `dtm.offsets_at`, then the
+    /// records): in order, within the data, no part longer than its
+    /// decoded form, no block with more wins and losses than slots.
+    pub fn check_dtm_index(&self, index: &[u8]) -> Result<(), LayoutError> {
         let s = &self.dtm;
+        let short =
+            || LayoutError::Corrupt("compressed payload too short for its DTM index".into());
+        let n = usize::try_from(s.index_len).map_err(|_| short())?;
+        if index.len() < n || n < 4 {
+            return Err(short());
+        }
+        if u32_at(index, n - 4) != Some(dtm::index_check(&index[..n - 4])) {
+            return Err(LayoutError::Corrupt(
+                "the distance index fails its check".into(),
+            ));
+        }
+        let parts = 2 * s.blocks;
+        let records = 8 * (parts as usize + 1);
+        let record = |p: u64| {
+            let at = records + DtmPart::BYTES * p as usize;
+            index
+                .get(at..at + DtmPart::BYTES)
+                .map(DtmPart::from_bytes)
+                .ok_or_else(short)
+        };
         let mut prev = 0u64;
-        for k in 0..=s.blocks {
-            let o = u64_at(offsets, 8 * k as usize).ok_or_else(|| {
-                LayoutError::Corrupt("compressed payload too short for its DTM index".into())
-            })?;
-            let first_ok = k != 0 || o == 0;
-            let last_ok = k != s.blocks || o == s.data_len;
+        for p in 0..=parts {
+            let o = u64_at(index, 8 * p as usize).ok_or_else(short)?;
+            let first_ok = p != 0 || o == 0;
+            let last_ok = p != parts || o == s.data_len;
             if o < prev || o > s.data_len || !first_ok || !last_ok {
                 return Err(LayoutError::Corrupt(format!(
-                    "DTM block offset {k} out of order"
+                    "DTM part offset {p} out of order"
                 )));
             }
-            if k > 0 && (o - prev) as usize > s.raw_len(k - 1, self.dtm_raw) {
+            if p > 0 && (o - prev) as usize > record(p - 1)?.raw_len(self.dtm_width) {
                 return Err(LayoutError::Corrupt(format!(
-                    "DTM block {} longer than its raw form",
-                    k - 1
+                    "DTM part {} longer than its raw form",
+                    p - 1
                 )));
             }
             prev = o;
+        }
+        for k in 0..s.blocks {
+            let entries = u64::from(record(2 * k)?.entries) + u64::from(record(2 * k + 1)?.entries);
+            if entries > s.slots_of(k, self.size) {
+                return Err(LayoutError::Corrupt(format!(
+                    "DTM block {k}: more wins and losses than slots"
+                )));
+            }
         }
         Ok(())
     }
@@ -566,34 +545,6 @@ pub(crate) enum LayoutError {
     Corrupt(String),
 }
 
-/// Decodes one DTM block (`stored`) into `out` (its raw length).
-pub(crate) fn decode_dtm_block(stored: &[u8], out: &mut [u8]) -> Result<(), String> {
-    if stored.len() == out.len() {
-        out.copy_from_slice(stored);
-        return Ok(());
-    }
-    let n = ZSTD.with(|z| {
-        let mut z = z.borrow_mut();
-        if z.is_none() {
-            *z = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
-        }
-        z.as_mut()
-            .expect("just created")
-            .decompress_to_buffer(stored, out)
-            .map_err(|e| e.to_string())
-    })?;
-    if n != out.len() {
-        return Err(format!("DTM block decodes to {n} bytes, not {}", out.len()));
-    }
-    Ok(())
-}
-
-thread_local! {
-    /// One zstd decompression context per thread (creating one allocates).
-    static ZSTD: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
 /// The [`Wdl`] of a WDL code value.
 #[inline]
 pub(crate) fn wdl_of(code: u8) -> Option<Wdl> {
@@ -604,25 +555,48 @@ pub(crate) fn wdl_of(code: u8) -> Option<Wdl> {
         _ => None,
     }
 }
-/// The halved distance of slot `j` of a decoded DTM block.
-#[inline]
-pub(crate) fn dtm_in_block(block: &[u8], j: u64, width: u8) -> u16 {
-    if width == 1 {
-        block[j as usize] as u16
-    } else {
-        let o = 2 * j as usize;
-        u16::from_le_bytes([block[o], block[o + 1]])
-    }
-}
 
-/// Rebuilds a value from its WDL and halved distance.
-#[inline]
-pub(crate) fn value_from(wdl: Wdl, half: u16) -> Value {
-    match wdl {
-        Wdl::Draw => Value::Draw,
-        // Saturating: a corrupt distance must not overflow (the writer never
-        // stores one above `MAX_PLIES / 2`).
-        Wdl::Win => Value::Win(half.saturating_mul(2).saturating_add(1)),
-        Wdl::Loss => Value::Loss(half.saturating_mul(2)),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::encode;
+
+    /// A payload of wins, losses and draws over a few DTM blocks, written at
+    /// file offset 64, and its layout.
+    fn sample() -> (Vec<u8>, Layout) {
+        let raw: Vec<u16> = (0..40_000u32)
+            .map(|i| {
+                encode(match i % 7 {
+                    0 | 1 => Value::Win(1 + 2 * (i % 5) as u16),
+                    2 | 3 => Value::Loss(2 * (i % 3) as u16),
+                    _ => Value::Draw,
+                })
+                .unwrap()
+            })
+            .collect();
+        let (payload, _, _) = compress_payload(&raw, 64, 3).unwrap();
+        let layout = Layout::parse(&payload, 64, payload.len() as u64, raw.len() as u64).unwrap();
+        (payload, layout)
+    }
+
+    /// The distance index's check covers the rank counts: a flipped bit
+    /// there (which no part check would notice: it only picks another
+    /// entry) fails it, and so does one in the part records.
+    #[test]
+    fn damaged_rank_counts_fail_the_index_check() {
+        let (payload, layout) = sample();
+        let at = |file: u64| (file - 64) as usize;
+        let index =
+            at(layout.dtm.offsets_at)..at(layout.dtm.offsets_at) + layout.dtm.index_len as usize;
+        layout.check_dtm_index(&payload[index.clone()]).unwrap();
+        for damaged_at in [at(layout.dtm.ranks_at) + 1, at(layout.dtm.records_at) + 5] {
+            let mut damaged = payload.clone();
+            damaged[damaged_at] ^= 4;
+            let err = layout.check_dtm_index(&damaged[index.clone()]).unwrap_err();
+            assert!(
+                matches!(err, LayoutError::Corrupt(ref m) if m.contains("check")),
+                "{err:?}"
+            );
+        }
     }
 }
