@@ -47,7 +47,7 @@ pub struct Table {
     layout: Option<Layout>,
     /// Distinguishes this table in the per-thread block cache.
     uid: u64,
-    /// Decoded DTM blocks kept for later probes (compressed tables with a
+    /// Decoded DTM parts kept for later probes (compressed tables with a
     /// non-zero budget only; WDL is decoded per probe).
     kept: BlockStore,
     budget: Arc<DecodeBudget>,
@@ -138,7 +138,7 @@ impl Drop for Table {
 /// Decoded blocks of one stream, kept once decoded (within the budget).
 type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
 
-/// The last decoded DTM block, per thread.
+/// A decoded DTM part, per thread (see `CACHE`).
 struct BlockCache {
     key: (u64, u64),
     data: Vec<u8>,
@@ -530,7 +530,7 @@ impl Table {
     fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
         let (b, start, checkpoint) = self.wdl_block_of(layout, i)?;
         let at = layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
-        // The DTM block index follows the last WDL block, so 8 bytes past
+        // The distance index follows the last WDL block, so 8 bytes past
         // any block are in the file: the decoder reads the block in place.
         let len = wdl_code::BLOCK_BYTES + 8;
         with_range(&self.source, at, len, |block| {

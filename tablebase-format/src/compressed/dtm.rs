@@ -137,7 +137,7 @@ pub(crate) fn index_check(index: &[u8]) -> u32 {
     crc32fast::hash(index)
 }
 
-/// The check of decoded DTM block number `k` (its raw bytes): CRC-32
+/// The check of decoded DTM part number `k` (its raw bytes): CRC-32
 /// started from `k`.
 pub(crate) fn dtm_check(k: u64, raw: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new_with_initial(k as u32);
