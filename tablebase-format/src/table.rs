@@ -355,7 +355,7 @@ impl Table {
     pub fn compressed_sizes(&self) -> Option<crate::CompressedSizes> {
         self.layout.as_ref().map(|l| crate::CompressedSizes {
             wdl_bytes: l.wdl.stored_bytes,
-            dtm_bytes: 8 * (l.dtm.blocks + 1) + l.dtm.data_len,
+            dtm_bytes: l.dtm.index_len + l.dtm.data_len,
         })
     }
 
