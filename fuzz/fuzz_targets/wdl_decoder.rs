@@ -40,6 +40,9 @@ fuzz_target!(|data: &[u8]| {
         let _ = decoder.value_in_block(&block, 0, slot, Checkpoint::NONE);
         let _ = decoder.value_in_block(&block, 0, slot, checkpoint);
     }
+    for (from, to) in [(0u64, 1u64), (3, 700), (100, 100_000), (0, u64::MAX)] {
+        let _ = decoder.count_in_block(&block, 0, from, to);
+    }
     let mut out = Vec::new();
     let mut stack = Vec::new();
     let _ = decoder.expand_block(&block, 4096, &mut out, &mut stack);

@@ -487,6 +487,9 @@ impl Decoder {
     /// its ends are walked down their trees.
     pub fn count_in_block(&self, block: &[u8], start: u64, from: u64, to: u64) -> Option<[u64; 2]> {
         let mut counts = [0u64; 2];
+        if from < start {
+            return None;
+        }
         if from >= to {
             return Some(counts);
         }
