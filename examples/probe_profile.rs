@@ -6,6 +6,7 @@
 //! cargo build --profile profiling --example probe_profile
 //! perf record target/profiling/examples/probe_profile ROOT [PROBES] [keep|nokeep]
 //! PROBE_LATENCY=1 target/release/examples/probe_profile ROOT   # also median, p90, p99, p99.9
+//! PROBE_DTM=1 target/release/examples/probe_profile ROOT       # distance probes (`probe`)
 //! ```
 //!
 //! `ROOT` holds `standard/` with plain or compressed tables up to 4 pieces.
@@ -62,10 +63,19 @@ fn main() {
             std::process::exit(1);
         }
     }
+    // PROBE_DTM=1: distance probes (`probe`) instead of `probe_wdl`.
+    let dtm = std::env::var_os("PROBE_DTM").is_some();
+    let probe = |p| -> i64 {
+        if dtm {
+            tb.probe(p).map_or(0, |v| i64::from(v.plies().unwrap_or(0)))
+        } else {
+            tb.probe_wdl(p).map_or(0, |w| w as i64)
+        }
+    };
     let t = Instant::now();
     let mut sum = 0i64;
     for p in &positions {
-        sum += tb.probe_wdl(p).map_or(0, |w| w as i64);
+        sum += probe(p);
     }
     let secs = t.elapsed().as_secs_f64();
     println!(
@@ -80,7 +90,7 @@ fn main() {
             .iter()
             .map(|p| {
                 let t = Instant::now();
-                std::hint::black_box(tb.probe_wdl(p).ok());
+                std::hint::black_box(probe(p));
                 t.elapsed().as_nanos() as u64
             })
             .collect();

@@ -547,61 +547,44 @@ impl Table {
         .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))
     }
 
+    /// The value of slot `i` (reads both streams). DTM block `k` keeps the
+    /// distances of its wins in part `2k` and of its losses in part
+    /// `2k + 1`: the slot's entry is its rank among the block's slots of its
+    /// kind, the file's rank count up to its WDL block plus those counted in
+    /// that block by the same walk that finds its WDL value.
     fn value_compressed(&self, layout: &Layout, i: u64) -> Result<Value, TableError> {
-        let wdl = self.wdl_compressed(layout, i)?;
-        self.value_with_wdl(layout, i, wdl)
-    }
-
-    /// The value of slot `i` whose WDL is `wdl` (reads the DTM stream).
-    /// DTM block `k` keeps the distances of its wins in part `2k` and of its
-    /// losses in part `2k + 1`: the slot's entry is its rank among the
-    /// block's slots of its kind, counted in the WDL stream.
-    fn value_with_wdl(&self, layout: &Layout, i: u64, wdl: Wdl) -> Result<Value, TableError> {
+        let w = &layout.wdl;
+        let (b, start, _) = self.wdl_block_of(layout, i)?;
         let (k, j) = layout.dtm.locate(i);
+        let block_start = i - j;
+        let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+        let (code, counted) = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
+            wdl_code::block_is_intact(b, block).then(|| {
+                w.decoder
+                    .value_and_counts(block, start, i, start.max(block_start))
+            })
+        })
+        .map_err(|e| self.io_error(e))?
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
+        let wdl = compressed::wdl_of(code)
+            .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
         let kind = match wdl {
             Wdl::Draw => return Ok(Value::Draw),
             Wdl::Win => 0,
             Wdl::Loss => 1,
         };
-        let before = self.rank_counts(layout, i, i - j)?;
-        self.value_from_entry(layout, 2 * k + kind, before[kind as usize], wdl)
-    }
-
-    /// The wins and losses of slots `block_start..i` (`block_start` the
-    /// first slot of `i`'s DTM block): those before `i`'s WDL block from
-    /// the file's rank counts, the rest counted in that one WDL block.
-    fn rank_counts(
-        &self,
-        layout: &Layout,
-        i: u64,
-        block_start: u64,
-    ) -> Result<[u64; 2], TableError> {
-        let w = &layout.wdl;
-        let (b, start, _) = self.wdl_block_of(layout, i)?;
         let before = if start >= block_start {
             let at = layout.dtm.ranks_at + compressed::RANK_BYTES as u64 * b;
             with_range(&self.source, at, compressed::RANK_BYTES, |x| {
-                [
-                    u16::from_le_bytes([x[0], x[1]]),
-                    u16::from_le_bytes([x[2], x[3]]),
-                ]
-                .map(u64::from)
+                u64::from(u16::from_le_bytes([x[2 * kind], x[2 * kind + 1]]))
             })
             .map_err(|e| self.io_error(e))?
         } else {
-            [0, 0] // the WDL block began in an earlier DTM block
+            0 // the WDL block began in an earlier DTM block
         };
-        let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
-        let c = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
-            wdl_code::block_is_intact(b, block).then(|| {
-                w.decoder
-                    .count_in_block(block, start, start.max(block_start), i)
-            })
-        })
-        .map_err(|e| self.io_error(e))?
-        .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
-        .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
-        Ok([before[0] + c[0], before[1] + c[1]])
+        let entry = before + counted[kind];
+        self.value_from_entry(layout, 2 * k + kind as u64, entry, wdl)
     }
 
     /// The value of entry `entry` of DTM part `p`, for a slot whose WDL is

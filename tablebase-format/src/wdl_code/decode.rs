@@ -462,8 +462,13 @@ impl Decoder {
             pos = next;
             true
         })?;
-        // Down the pair tree to the base symbol holding the slot.
-        let (mut sym, mut off) = (found?, (slot - pos) as u32);
+        self.value_in_symbol(found?, (slot - pos) as u32)
+    }
+
+    /// The value at `off` slots into symbol `sym`: down its pair tree to
+    /// the node holding the slot's run.
+    #[inline]
+    fn value_in_symbol(&self, mut sym: usize, mut off: u32) -> Option<u8> {
         loop {
             let node = self.pairs[sym];
             if node.is_runs() {
@@ -477,6 +482,57 @@ impl Decoder {
                 sym = right;
             }
         }
+    }
+
+    /// For a distance probe: the value of `slot` (as
+    /// [`Decoder::value_in_block`]) and how many slots of `from..slot` are
+    /// wins and how many losses (`start ≤ from ≤ slot`), in one walk from
+    /// the block's start. `None` if the block does not decode or the
+    /// arguments are out of order.
+    pub fn value_and_counts(
+        &self,
+        block: &[u8],
+        start: u64,
+        slot: u64,
+        from: u64,
+    ) -> Option<(u8, [u64; 2])> {
+        if from < start || slot < from {
+            return None;
+        }
+        let (mut pos, mut counts, mut found, mut ok) = (start, [0u64; 2], None, true);
+        let mut add = |c: [u64; 2], sub: [u64; 2]| {
+            counts[0] += c[0] - sub[0];
+            counts[1] += c[1] - sub[1];
+        };
+        self.walk(block, |sym| {
+            prefetch(&self.pairs[sym]);
+            let len = u64::from(self.slot_len.get(sym));
+            let next = pos + len;
+            if slot < next {
+                found = Some(sym);
+                return false;
+            }
+            if pos >= from {
+                let c = self.classes[sym];
+                add([u64::from(c[0]), u64::from(c[1])], [0, 0]);
+            } else if next > from {
+                match (
+                    self.prefix_counts(sym, len),
+                    self.prefix_counts(sym, from - pos),
+                ) {
+                    (Some(hi), Some(lo)) => add(hi, lo),
+                    _ => ok = false,
+                }
+            }
+            pos = next;
+            ok
+        })?;
+        let sym = found?;
+        let lo = self.prefix_counts(sym, from.max(pos) - pos)?;
+        let hi = self.prefix_counts(sym, slot - pos)?;
+        add(hi, lo);
+        let value = self.value_in_symbol(sym, (slot - pos) as u32)?;
+        ok.then_some((value, counts))
     }
 
     /// How many slots of `from..to` are wins and how many losses, in

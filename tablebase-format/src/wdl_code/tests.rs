@@ -60,6 +60,16 @@ fn decode_all(e: &EncodedWdl) -> Vec<u8> {
             let slots = &expanded[from as usize..to as usize];
             let naive = [1u8, 2].map(|v| slots.iter().filter(|&&x| x == v).count() as u64);
             assert_eq!(counted, naive, "block {b}, slots {from}..{to}");
+            // The distance probe's walk: the value of `to` and the same
+            // counts (`to` a slot of the block).
+            if to < end {
+                let (value, counts) = d.value_and_counts(block(b), start, to, from).unwrap();
+                assert_eq!(
+                    (value, counts),
+                    (expanded[to as usize], naive),
+                    "block {b}, slot {to} from {from}"
+                );
+            }
         }
     }
     probed
