@@ -16,7 +16,7 @@ use crate::prefetch::prefetch;
 ///
 /// Probes land in cold tables, so the decoder's arrays are kept small:
 /// symbol lengths are `u16` (with an escape for longer ones, see
-/// [`SlotLens`]), and a tree node is 8 bytes (see [`Node`]), so that
+/// `SlotLens`), and a tree node is 8 bytes (see `Node`), so that
 /// fewer cache lines are missed per probe.
 #[derive(Debug, Clone)]
 pub struct Decoder {
@@ -539,7 +539,7 @@ impl Decoder {
     /// `block`, whose first slot is `start` (`start ≤ from ≤ to`, and `to`
     /// at most the block's end; `block` may carry 8 more bytes, see
     /// `walk`). `None` if the block does not decode. Symbols wholly inside
-    /// the range are counted from [`Decoder::classes`]; the one or two at
+    /// the range are counted from the table of their wins and losses; the one or two at
     /// its ends are walked down their trees.
     pub fn count_in_block(&self, block: &[u8], start: u64, from: u64, to: u64) -> Option<[u64; 2]> {
         let mut counts = [0u64; 2];
