@@ -181,13 +181,26 @@ impl Table {
     /// The value of slot `i` (reads both streams). DTM block `k` keeps the
     /// distances of its wins in part `2k` and of its losses in part
     /// `2k + 1`: the slot's entry is its rank among the block's slots of its
-    /// kind, the file's rank count up to its WDL block plus those counted in
-    /// that block by the same walk that finds its WDL value.
+    /// kind ([`Table::rank_at`]).
     pub(super) fn value_compressed(&self, layout: &Layout, i: u64) -> Result<Value, TableError> {
+        let (wdl, before) = self.rank_at(layout, i)?;
+        let kind = match wdl {
+            Wdl::Draw => return Ok(Value::Draw),
+            Wdl::Win => 0,
+            Wdl::Loss => 1,
+        };
+        let k = layout.dtm.locate(i).0;
+        self.value_from_entry(layout, 2 * k + kind as u64, before[kind], wdl)
+    }
+
+    /// The WDL value of slot `i` and the wins and losses among the slots of
+    /// its DTM block before it: the file's rank counts up to `i`'s WDL
+    /// block, plus those counted in that block by the walk that finds the
+    /// value.
+    pub(super) fn rank_at(&self, layout: &Layout, i: u64) -> Result<(Wdl, [u64; 2]), TableError> {
         let w = &layout.wdl;
         let (b, start, _) = self.wdl_block_of(layout, i)?;
-        let (k, j) = layout.dtm.locate(i);
-        let block_start = i - j;
+        let block_start = i - layout.dtm.locate(i).1;
         let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
         let (code, counted) = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
             wdl_code::block_is_intact(b, block).then(|| {
@@ -200,22 +213,20 @@ impl Table {
         .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
         let wdl = compressed::wdl_of(code)
             .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
-        let kind = match wdl {
-            Wdl::Draw => return Ok(Value::Draw),
-            Wdl::Win => 0,
-            Wdl::Loss => 1,
-        };
         let before = if start >= block_start {
             let at = layout.dtm.ranks_at + compressed::RANK_BYTES as u64 * b;
             with_range(&self.source, at, compressed::RANK_BYTES, |x| {
-                u64::from(u16::from_le_bytes([x[2 * kind], x[2 * kind + 1]]))
+                [
+                    u16::from_le_bytes([x[0], x[1]]),
+                    u16::from_le_bytes([x[2], x[3]]),
+                ]
+                .map(u64::from)
             })
             .map_err(|e| self.io_error(e))?
         } else {
-            0 // the WDL block began in an earlier DTM block
+            [0, 0] // the WDL block began in an earlier DTM block
         };
-        let entry = before + counted[kind];
-        self.value_from_entry(layout, 2 * k + kind as u64, entry, wdl)
+        Ok((wdl, [before[0] + counted[0], before[1] + counted[1]]))
     }
 
     /// The value of entry `entry` of DTM part `p`, for a slot whose WDL is
@@ -232,40 +243,6 @@ impl Table {
         self.with_dtm_part(layout, p, |b| compressed::dtm_in_block(b, entry, width))?
             .map(|half| compressed::value_from(wdl, half))
             .ok_or_else(|| self.corrupt(format!("DTM part {p} has no entry {entry}")))
-    }
-
-    /// How many slots of `range` are wins and how many losses in the WDL
-    /// stream: whole symbols counted from the decoder's table, block by
-    /// block.
-    pub(super) fn wdl_counts(
-        &self,
-        layout: &Layout,
-        range: Range<u64>,
-    ) -> Result<[u64; 2], TableError> {
-        let w = &layout.wdl;
-        let mut counts = [0u64; 2];
-        if range.is_empty() {
-            return Ok(counts);
-        }
-        let (mut b, mut start, _) = self.wdl_block_of(layout, range.start)?;
-        loop {
-            let next = self.u32_at(w.starts_at + 8 * (b + 1))? as u64;
-            let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
-            let (from, to) = (range.start.max(start), range.end.min(next));
-            let c = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
-                wdl_code::block_is_intact(b, block)
-                    .then(|| w.decoder.count_in_block(block, start, from, to))
-            })
-            .map_err(|e| self.io_error(e))?
-            .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
-            .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
-            counts[0] += c[0];
-            counts[1] += c[1];
-            if range.end <= next || b + 1 >= w.blocks {
-                return Ok(counts);
-            }
-            (b, start) = (b + 1, next);
-        }
     }
 
     /// The WDL codes of the slots of `range` of a compressed table, each

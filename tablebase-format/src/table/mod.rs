@@ -448,9 +448,9 @@ impl Table {
                     .copied()
                     .and_then(compressed::wdl_of)
                     .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
-                let (k, j) = layout.dtm.locate(i);
+                let k = layout.dtm.locate(i).0;
                 if block.is_none_or(|b| b.0 != k) {
-                    block = Some((k, self.wdl_counts(layout, i - j..i)?));
+                    block = Some((k, self.rank_at(layout, i)?.1));
                 }
                 let seen = &mut block.as_mut().expect("set above").1;
                 let kind = match w {

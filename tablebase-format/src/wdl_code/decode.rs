@@ -45,7 +45,7 @@ pub struct Decoder {
     /// The distance stream stores one entry per win or loss slot, so a
     /// distance probe needs the slot's rank among them: whole symbols are
     /// counted from this table, only the last is walked (see
-    /// [`Decoder::count_in_block`]).
+    /// [`Decoder::value_and_counts`]).
     classes: Box<[[u32; 2]]>,
 }
 
@@ -533,47 +533,6 @@ impl Decoder {
         add(hi, lo);
         let value = self.value_in_symbol(sym, (slot - pos) as u32)?;
         ok.then_some((value, counts))
-    }
-
-    /// How many slots of `from..to` are wins and how many losses, in
-    /// `block`, whose first slot is `start` (`start ≤ from ≤ to`, and `to`
-    /// at most the block's end; `block` may carry 8 more bytes, see
-    /// `walk`). `None` if the block does not decode. Symbols wholly inside
-    /// the range are counted from the table of their wins and losses; the one or two at
-    /// its ends are walked down their trees.
-    pub fn count_in_block(&self, block: &[u8], start: u64, from: u64, to: u64) -> Option<[u64; 2]> {
-        let mut counts = [0u64; 2];
-        if from < start {
-            return None;
-        }
-        if from >= to {
-            return Some(counts);
-        }
-        let mut pos = start;
-        let mut ok = true;
-        self.walk(block, |sym| {
-            let len = u64::from(self.slot_len.get(sym));
-            let next = pos + len;
-            if next > from {
-                let (a, b) = (from.max(pos) - pos, to.min(next) - pos);
-                if a == 0 && b == len {
-                    let c = self.classes[sym];
-                    counts[0] += u64::from(c[0]);
-                    counts[1] += u64::from(c[1]);
-                } else {
-                    match (self.prefix_counts(sym, b), self.prefix_counts(sym, a)) {
-                        (Some(hi), Some(lo)) => {
-                            counts[0] += hi[0] - lo[0];
-                            counts[1] += hi[1] - lo[1];
-                        }
-                        _ => ok = false,
-                    }
-                }
-            }
-            pos = next;
-            ok && next < to
-        })?;
-        (ok && pos >= to).then_some(counts)
     }
 
     /// Wins and losses among the first `off` slots of symbol `sym` (at most

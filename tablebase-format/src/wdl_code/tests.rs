@@ -43,33 +43,33 @@ fn decode_all(e: &EncodedWdl) -> Vec<u8> {
         );
     }
     assert_eq!(probed, expanded);
-    // Wins and losses counted over ranges of each block (the whole block,
-    // its ends, and ranges starting and ending inside symbols) agree with
-    // the expanded values.
+    // The distance probe's walk over ranges of each block (from its first
+    // slot, to its last, one slot, and ranges starting and ending inside
+    // symbols): the value of the range's end slot, and wins and losses
+    // before it that agree with the expanded values.
     let mut rnd = rng(size | 1);
     for b in 0..blocks {
-        let (start, end) = (e.starts[b] as u64, e.starts[b + 1] as u64);
-        let mut ranges = vec![(start, end), (start, start), (end, end), (start, start + 1)];
+        let (start, last) = (e.starts[b] as u64, e.starts[b + 1] as u64 - 1);
+        let mut ranges = vec![(start, last), (start, start), (last, last)];
         for _ in 0..8 {
-            let x = start + rnd() % (end - start + 1);
-            let y = start + rnd() % (end - start + 1);
+            let x = start + rnd() % (last - start + 1);
+            let y = start + rnd() % (last - start + 1);
             ranges.push((x.min(y), x.max(y)));
         }
         for (from, to) in ranges {
-            let counted = d.count_in_block(block(b), start, from, to).unwrap();
             let slots = &expanded[from as usize..to as usize];
             let naive = [1u8, 2].map(|v| slots.iter().filter(|&&x| x == v).count() as u64);
-            assert_eq!(counted, naive, "block {b}, slots {from}..{to}");
-            // The distance probe's walk: the value of `to` and the same
-            // counts (`to` a slot of the block).
-            if to < end {
-                let (value, counts) = d.value_and_counts(block(b), start, to, from).unwrap();
-                assert_eq!(
-                    (value, counts),
-                    (expanded[to as usize], naive),
-                    "block {b}, slot {to} from {from}"
-                );
-            }
+            let (value, counts) = d.value_and_counts(block(b), start, to, from).unwrap();
+            assert_eq!(
+                (value, counts),
+                (expanded[to as usize], naive),
+                "block {b}, slot {to} from {from}"
+            );
+        }
+        // Out of order: refused, not miscounted.
+        assert_eq!(d.value_and_counts(block(b), start, last, last + 1), None);
+        if start > 0 {
+            assert_eq!(d.value_and_counts(block(b), start, last, start - 1), None);
         }
     }
     probed
