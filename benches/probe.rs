@@ -75,7 +75,7 @@ fn setup(rules: &Ruleset) -> Setup {
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     for m in &canonical {
         let t = Table::open(&table_path(&dir, *m), rules, *m).unwrap();
-        write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL).unwrap();
+        write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL, None).unwrap();
     }
     Setup {
         root: root.path().to_path_buf(),

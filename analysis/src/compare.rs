@@ -8,7 +8,7 @@
 //! to move) and, when the category is kept, by distance.
 
 use crate::placements::chunks;
-use jungletb_format::{ProbeError, TableError, Tablebase};
+use jungletb_format::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Value, Wdl};
 use rayon::prelude::*;
@@ -99,14 +99,13 @@ pub fn compare_material(
 ) -> Result<Comparison, ProbeError> {
     let (material, _) = material.canonical();
     let ta = a.table(material)?;
-    let tb = b.table(material)?;
     let rules_b = b.rules();
     let empty = || Comparison::new(material);
     let parts: Vec<Comparison> = chunks(ta.index().size())
         .into_par_iter()
-        .map(|range| -> Result<Comparison, TableError> {
+        .map(|range| -> Result<Comparison, ProbeError> {
             let mut c = empty();
-            let values = ta.stored_values(range.clone())?;
+            let values = a.values(material, range.clone())?;
             for (i, va) in range.zip(values) {
                 let Some(va) = va else {
                     continue;
@@ -119,11 +118,7 @@ pub fn compare_material(
                     c.only_in_a += 1;
                     continue;
                 }
-                let j = tb.index().index(&pos);
-                let Some(vb) = tb.stored_value(j)? else {
-                    c.only_in_a += 1;
-                    continue;
-                };
+                let vb = b.probe(&pos)?;
                 let (ca, cb) = (category(va.wdl()), category(vb.wdl()));
                 c.changes[ca][cb] += 1;
                 if ca != cb {

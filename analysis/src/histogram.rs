@@ -6,7 +6,8 @@
 //! counting as the table header's totals.
 
 use crate::placements::chunks;
-use jungletb_format::{Table, TableError};
+use jungletb_format::{ProbeError, Tablebase};
+use jungletb_indexer::Material;
 use jungletb_rules::{Color, Position, Value};
 use rayon::prelude::*;
 
@@ -95,8 +96,11 @@ impl Histogram {
     }
 }
 
-/// Reads every value of `t` (in parallel, slot range by slot range).
-pub fn histogram(t: &Table) -> Result<Histogram, TableError> {
+/// Reads every value of the table of `material` in `tb` (in parallel, slot
+/// range by slot range, as probes answer them: see [`Tablebase::values`]).
+pub fn histogram(tb: &Tablebase, material: Material) -> Result<Histogram, ProbeError> {
+    let (material, _) = material.canonical();
+    let t = tb.table(material)?;
     let idx = t.index();
     let half = if idx.white_to_move_only() {
         idx.size()
@@ -107,7 +111,7 @@ pub fn histogram(t: &Table) -> Result<Histogram, TableError> {
         .into_par_iter()
         .map(|range| {
             let mut h = Histogram::default();
-            let values = t.stored_values(range.clone())?;
+            let values = tb.values(material, range.clone())?;
             for (i, v) in range.zip(values) {
                 if let Some(v) = v {
                     let side = if i < half { &mut h.white } else { &mut h.black };
@@ -116,7 +120,7 @@ pub fn histogram(t: &Table) -> Result<Histogram, TableError> {
             }
             Ok(h)
         })
-        .collect::<Result<_, TableError>>()?;
+        .collect::<Result<_, ProbeError>>()?;
     let mut h = parts
         .into_iter()
         .fold(Histogram::default(), |a, b| Histogram {

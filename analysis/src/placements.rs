@@ -8,7 +8,7 @@
 //! placement on the board" weigh each stored placement by its mirror
 //! images: 1 if it is its own mirror image, else 2.
 
-use jungletb_format::{Table, TableError};
+use jungletb_format::{ProbeError, Table, Tablebase};
 use jungletb_rules::{Color, Position, Value};
 use std::ops::Range;
 
@@ -34,16 +34,13 @@ pub fn chunks(n: u64) -> Vec<Range<u64>> {
         .collect()
 }
 
-/// The value with Black to move of the placement of `pos` (White to move,
-/// the position of slot `i`).
-pub fn black_value(t: &Table, i: u64, pos: &Position) -> Result<Option<Value>, TableError> {
-    let idx = t.index();
-    if !idx.white_to_move_only() {
-        return t.stored_value(i + idx.size() / 2);
-    }
+/// The value with Black to move of the placement of `pos` (White to move),
+/// probed through `tb` (for tables that store White to move only, where
+/// it is the value of the colour swap, found at another slot).
+pub fn black_value(tb: &Tablebase, pos: &Position) -> Result<Value, ProbeError> {
     let mut black = *pos;
     black.set_side_to_move(Color::Black);
-    t.stored_value(idx.index(&black.color_flip()))
+    tb.probe(&black)
 }
 
 /// How many placements on the board slot `pos` stands for: 1 if it is its

@@ -8,7 +8,7 @@
 //! see [`crate::placements`]), like all-placement win / loss / draw totals.
 
 use crate::placements::{black_value, chunks, weight, white_slots};
-use jungletb_format::{ProbeError, TableError, Tablebase};
+use jungletb_format::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Value};
 use rayon::prelude::*;
@@ -123,18 +123,18 @@ pub fn scan_material(
     let (material, _) = material.canonical();
     let t = tb.table(material)?;
     let empty = || Report::new(material);
-    let scan = |range: std::ops::Range<u64>| -> Result<Report, TableError> {
+    let scan = |range: std::ops::Range<u64>| -> Result<Report, ProbeError> {
         let mut r = empty();
         let idx = t.index();
         // Both sides' values of the chunk in two sequential reads (a
         // compressed table decodes each block once); White-to-move-only
         // tables find Black's value through the colour swap, per position.
-        let whites = t.stored_values(range.clone())?;
+        let whites = tb.values(material, range.clone())?;
         let half = idx.size() / 2;
         let blacks = if idx.white_to_move_only() {
             None
         } else {
-            Some(t.stored_values(range.start + half..range.end + half)?)
+            Some(tb.values(material, range.start + half..range.end + half)?)
         };
         for (k, i) in range.enumerate() {
             let Some(w) = whites[k] else {
@@ -148,7 +148,7 @@ pub fn scan_material(
             };
             let b = match &blacks {
                 Some(b) => b[k],
-                None => black_value(&t, i, &pos)?,
+                None => Some(black_value(tb, &pos)?),
             };
             let Some(b) = b else {
                 continue;

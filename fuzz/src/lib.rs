@@ -34,7 +34,7 @@ pub fn fixture() -> &'static Path {
         for m in MATERIALS {
             let m: Material = m.parse().unwrap();
             let t = Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap();
-            write_compressed_table(&packed, &t, 3).unwrap();
+            write_compressed_table(&packed, &t, 3, None).unwrap();
         }
         dir
     })

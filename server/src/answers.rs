@@ -115,7 +115,7 @@ pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
 /// an example position each (one pass over the table).
 pub fn stats(tb: &Tablebase, material: Material) -> Result<(Json, u64), ProbeError> {
     let table = tb.table(material)?;
-    let hist = histogram(&table).map_err(ProbeError::Table)?;
+    let hist = histogram(tb, material)?;
     let header = table.header();
     let mut sides = serde_json::Map::new();
     for c in Color::ALL {

@@ -1,7 +1,7 @@
 //! The smaller tables a material's captures lead into.
 
 use crate::error::SolveError;
-use jungletb_format::{Table, Tablebase};
+use jungletb_format::{Table, TableError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{RawMove, RawPosition, Value, NO_SQUARE};
 use std::sync::Arc;
@@ -19,7 +19,12 @@ impl SubTables {
         for p in material.pieces() {
             if let Some(m) = material.without(p) {
                 let (canonical, flip) = m.canonical();
-                by_victim[p.code()] = Some((tb.table(canonical)?, flip));
+                let table = tb.table(canonical)?;
+                if table.has_dont_cares() {
+                    // Its values need a search: not read slot by slot.
+                    return Err(TableError::NeedsSearch(table.path().to_path_buf()).into());
+                }
+                by_victim[p.code()] = Some((table, flip));
             }
         }
         Ok(SubTables { by_victim })

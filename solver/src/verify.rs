@@ -2,9 +2,10 @@
 
 use crate::error::SolveError;
 use crate::subtables::SubTables;
+use jungletb_format::TableError;
 use jungletb_format::Tablebase;
 use jungletb_indexer::Material;
-use jungletb_rules::{MoveTables, NoMoveRule, Value};
+use jungletb_rules::{MoveTables, NoMoveRule, Position, RawMove, RawPosition, Value, NO_SQUARE};
 use rayon::prelude::*;
 
 /// The result of checking one table.
@@ -21,9 +22,20 @@ pub struct VerifyReport {
 /// Recomputes every position of `material`'s table from the values of its
 /// successors (one ply of search through `tb`) and compares with the stored
 /// value. The table and every table it captures into must be in `tb`.
+///
+/// Values are read as probes answer them: compressed tables with
+/// don't-cares (which cannot be read slot by slot) through the
+/// tablebase's search, position by position, which is slower.
 pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyReport, SolveError> {
     let table = tb.table(material)?;
-    let subs = SubTables::open(material, tb)?;
+    // `None`: a table captures lead into has don't-cares, so capture
+    // successors are probed through `tb`.
+    let subs = match SubTables::open(material, tb) {
+        Ok(subs) => Some(subs),
+        Err(SolveError::Table(TableError::NeedsSearch(_))) => None,
+        Err(e) => return Err(e),
+    };
+    let searched = table.has_dont_cares();
     let tables = MoveTables::new(tb.rules());
     let index = table.index();
     let rules = tb.rules();
@@ -33,19 +45,30 @@ pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyRepor
         .into_par_iter()
         .map(|c| {
             let mut r = VerifyReport::default();
-            for i in c * chunk..((c + 1) * chunk).min(n) {
+            let range = c * chunk..((c + 1) * chunk).min(n);
+            let values = tb.values(material, range.clone())?;
+            for (i, stored) in range.zip(values) {
                 let Some(pos) = index.canonical_raw_position(i) else {
                     continue;
                 };
                 r.positions += 1;
-                let stored = table.value_at(i)?;
+                let stored = stored.ok_or_else(|| {
+                    SolveError::Table(TableError::Corrupt {
+                        path: table.path().to_path_buf(),
+                        what: format!("slot {i} holds a position but no value"),
+                    })
+                })?;
                 let after = pos.side_to_move().opponent();
                 let mut best: Option<Value> = None;
                 let mut error = None;
                 tables.for_each_move(&pos, |mv| {
                     let v = if pos.is_winning_move(&mv) {
                         Ok(Value::Win(1))
-                    } else if mv.is_capture() {
+                    } else if searched || (mv.is_capture() && subs.is_none()) {
+                        tb.probe(&position_after(&pos, &mv))
+                            .map(Value::from_child)
+                            .map_err(SolveError::from)
+                    } else if let (true, Some(subs)) = (mv.is_capture(), &subs) {
                         subs.value_after(&pos, &mv).map(Value::from_child)
                     } else {
                         let mut sq = *pos.squares();
@@ -90,4 +113,15 @@ pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyRepor
         }
     }
     Ok(total)
+}
+
+/// The position after `mv` in `pos`.
+fn position_after(pos: &RawPosition, mv: &RawMove) -> Position {
+    let mut sq = *pos.squares();
+    if mv.is_capture() {
+        sq[mv.victim as usize] = NO_SQUARE;
+    }
+    sq[mv.code as usize] = mv.to;
+    Position::from_raw_squares(sq, pos.side_to_move().opponent())
+        .expect("a legal move leaves a sound position")
 }

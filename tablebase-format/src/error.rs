@@ -67,6 +67,11 @@ pub enum TableError {
         /// Which limits.
         what: String,
     },
+    /// The table stores "don't care" values for positions a capture or an
+    /// immediate win decides (see [`crate::compressed`]): its values are
+    /// answered only with the search that recovers them, through a
+    /// [`crate::Tablebase`] holding the tables the captures lead into.
+    NeedsSearch(PathBuf),
     /// Any other inconsistency.
     Corrupt {
         /// The file.
@@ -124,6 +129,15 @@ impl fmt::Display for TableError {
             TableError::Limit { path, what } => {
                 write!(f, "{}: not opened: {what}", path.display())
             }
+            TableError::NeedsSearch(p) => write!(
+                f,
+                "{}: this compressed table leaves the values of positions decided by a \
+                 capture or an immediate win to a search at probe time, through a tablebase \
+                 (`jungletb probe`, `Tablebase`); reading it slot by slot (as a lone table, \
+                 or as a smaller table while generating) needs the plain table, or one \
+                 written by `jungletb compress --no-dont-cares`",
+                p.display()
+            ),
             TableError::Corrupt { path, what } => {
                 write!(f, "{}: corrupt table: {what}", path.display())
             }

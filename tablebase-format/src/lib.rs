@@ -11,6 +11,9 @@
 //! - [`Tablebase`]: the front door for probing: values, best moves, the line
 //!   to the end of the game. `Send + Sync`; tables open lazily.
 //!   [`Tablebase::evaluate`] also answers finished games ([`Evaluation`]).
+//!   It also runs the search that recovers the don't-care values of
+//!   compressed tables (`search.rs`), and [`Tablebase::values`] reads whole
+//!   ranges for scans.
 //!
 //! ```no_run
 //! use jungletb_format::Tablebase;
@@ -30,6 +33,7 @@ mod evaluation;
 pub mod header;
 mod open_tables;
 mod prefetch;
+mod search;
 mod table;
 mod tablebase;
 pub mod wdl_code;

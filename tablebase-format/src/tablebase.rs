@@ -4,7 +4,7 @@ use crate::error::{ProbeError, TableError};
 use crate::open_tables::{no_room, Caps, Cost, Evicting};
 use crate::table::{Backend, DecodeBudget, FileStamp, Table};
 use jungletb_indexer::Material;
-use jungletb_rules::{Move, Position, Ruleset, Value, Wdl};
+use jungletb_rules::{Move, MoveTables, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -157,6 +157,9 @@ pub struct Tablebase {
     /// Shared by the compressed tables' kept blocks (set on first use, so
     /// that options set after construction apply).
     budget: OnceLock<Arc<DecodeBudget>>,
+    /// Move generation for the search that recovers don't-cares (built on
+    /// first use).
+    moves: OnceLock<MoveTables>,
 }
 
 impl std::fmt::Debug for Tablebase {
@@ -227,6 +230,7 @@ impl Tablebase {
             evicting: Evicting::default(),
             caps: Caps::default(),
             budget: OnceLock::new(),
+            moves: OnceLock::new(),
         }
     }
 
@@ -238,6 +242,11 @@ impl Tablebase {
     /// The rule set.
     pub fn rules(&self) -> &Ruleset {
         &self.rules
+    }
+
+    /// Move tables of the rule set.
+    pub(crate) fn move_tables(&self) -> &MoveTables {
+        self.moves.get_or_init(|| MoveTables::new(&self.rules))
     }
 
     /// The rule set's table directory.
@@ -370,7 +379,7 @@ impl Tablebase {
     /// The value of `pos` for the side to move, with its distance in plies.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         pos.validate(&self.rules).map_err(ProbeError::Position)?;
-        self.probe_valid(pos)
+        self.probe_unvalidated(pos)
     }
 
     /// Win, draw or loss for the side to move: the fast path for search
@@ -378,22 +387,25 @@ impl Tablebase {
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         pos.validate(&self.rules).map_err(ProbeError::Position)?;
-        self.with_table(pos, Table::probe_wdl)
+        self.wdl_unvalidated(pos)
     }
 
     /// [`Tablebase::probe`] without re-validating the position (for
     /// positions reached by legal moves from a valid one).
-    fn probe_valid(&self, pos: &Position) -> Result<Value, ProbeError> {
-        self.with_table(pos, Table::probe)
+    pub(crate) fn probe_unvalidated(&self, pos: &Position) -> Result<Value, ProbeError> {
+        self.with_table(pos, |t, p| {
+            let stored = t.probe_as_stored(p)?;
+            self.resolve(t, p, stored)
+        })
     }
 
     /// Runs `probe` on the table of `pos`'s material with `pos` in that
     /// table's colour order.
     #[inline]
-    fn with_table<R>(
+    pub(crate) fn with_table<R>(
         &self,
         pos: &Position,
-        probe: impl Fn(&Table, &Position) -> Result<R, TableError>,
+        probe: impl Fn(&Table, &Position) -> Result<R, ProbeError>,
     ) -> Result<R, ProbeError> {
         let material = Material::of_position(pos).ok_or_else(|| {
             ProbeError::GameOver("a side has no pieces left, so there is nothing to probe".into())
@@ -408,12 +420,12 @@ impl Tablebase {
         };
         if self.evicts() {
             let table = self.table(canonical)?;
-            return run(&table).map_err(ProbeError::from);
+            return run(&table);
         }
         // The resident path: the table is borrowed, no reference count is
         // touched, so threads probing the same table do not contend.
         match self.slot(canonical) {
-            Ok(t) => run(t).map_err(ProbeError::from),
+            Ok(t) => run(t),
             Err(e) => Err(ProbeError::Table((**e).clone())),
         }
     }
@@ -423,7 +435,7 @@ impl Tablebase {
         if pos.is_winning_move(&self.rules, mv) {
             return Ok(Value::Win(1));
         }
-        Ok(Value::from_child(self.probe_valid(&pos.play(mv))?))
+        Ok(Value::from_child(self.probe_unvalidated(&pos.play(mv))?))
     }
 
     /// Every legal move with its value, best first (ties in move order).

@@ -6,7 +6,7 @@ use crate::encoding::{decode, RAW_UNUSED};
 use crate::error::TableError;
 use crate::header::{Header, SideStats, FORMAT_VERSION};
 use crate::table::Table;
-use crate::tablebase::{compressed_table_path, table_path};
+use crate::tablebase::{compressed_table_path, table_path, Tablebase};
 use jungletb_indexer::PositionIndex;
 use jungletb_rules::{Ruleset, Value};
 use std::io::{BufWriter, Write};
@@ -109,27 +109,42 @@ pub fn write_table(
 }
 
 /// Writes the compressed distribution table (`.jtbz`, see
-/// [`crate::compressed`]) of `table` into `dir`, with distance blocks at
-/// zstd level `zstd_level`. Like [`write_table`], the file appears under its
-/// final name only when complete. The caller should check the result
-/// decodes to the same values (`jungletb compress` does).
+/// [`crate::compressed`]) of the plain table `table` into `dir`, with
+/// distance blocks at zstd level `zstd_level`. Given `dont_cares`, a
+/// tablebase holding the tables `table`'s captures lead into, positions
+/// decided by a capture or an immediate win store don't-care values (a
+/// smaller WDL stream; probes recover them by a search). Like
+/// [`write_table`], the file appears under its final name only when
+/// complete. The caller should check the result answers the same values
+/// (`jungletb compress` does, with [`Tablebase::same_answers`]).
 pub fn write_compressed_table(
     dir: &Path,
     table: &Table,
     zstd_level: i32,
+    dont_cares: Option<&Tablebase>,
 ) -> Result<(TableStats, CompressedSizes), TableError> {
     let material = table.header().material;
     let path = compressed_table_path(dir, material);
     let raw = table.raw_values()?;
+    let tactical = match dont_cares {
+        None => None,
+        Some(tb) => Some(tb.tactical_values(table).map_err(|e| TableError::Io {
+            path: path.clone(),
+            message: format!("finding the positions a capture decides: {e}"),
+        })?),
+    };
     let mut header = table.header().clone();
     header.header_len = Header::len_for(&header.ruleset, &header.material);
-    let (payload, width, sizes) =
-        compressed::compress_payload(&raw, header.header_len as u64, zstd_level).map_err(|e| {
-            TableError::Io {
-                path: path.clone(),
-                message: format!("compressing: {e}"),
-            }
-        })?;
+    let (payload, width, sizes) = compressed::compress_payload(
+        &raw,
+        header.header_len as u64,
+        zstd_level,
+        tactical.as_deref(),
+    )
+    .map_err(|e| TableError::Io {
+        path: path.clone(),
+        message: format!("compressing: {e}"),
+    })?;
     header.compressed = true;
     header.value_width = width;
     header.payload_len = payload.len() as u64;

@@ -164,7 +164,7 @@ fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
     let name = "CvC"; // the smallest table: 1,197 slots
     let (d, plain_path, plain) = copy_table(name);
     let table = open(&plain_path, name).unwrap();
-    write_compressed_table(d.path(), &table, 3).unwrap();
+    write_compressed_table(d.path(), &table, 3, None).unwrap();
     drop(table);
     let packed_path = d.path().join(format!("{name}.{COMPRESSED_EXTENSION}"));
     let packed = std::fs::read(&packed_path).unwrap();

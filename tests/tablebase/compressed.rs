@@ -28,7 +28,7 @@ fn compressed_root() -> &'static Path {
         let dst = table_dir(root.path(), &rules);
         for m in materials() {
             let t = Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap();
-            write_compressed_table(&dst, &t, DEFAULT_ZSTD_LEVEL).unwrap();
+            write_compressed_table(&dst, &t, DEFAULT_ZSTD_LEVEL, None).unwrap();
         }
         root
     })

@@ -4,10 +4,12 @@ use crate::common::{human_bytes, only_materials, thread_pool, CmdResult, TablesA
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb_format::{
-    compressed_table_path, table_files, write_compressed_table, CompressedSizes, Table,
+    compressed_table_path, table_files, write_compressed_table, CompressedSizes, Table, Tablebase,
     TABLE_EXTENSION,
 };
+use jungletb_rules::Ruleset;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -27,6 +29,13 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_ZSTD_LEVEL, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
+    /// Store every position's value as it is, with no don't-cares. By
+    /// default, positions whose value a capture or an entry into the den
+    /// already reaches store whatever value compresses best, and probes
+    /// recover them by searching those moves (which needs the tables the
+    /// captures lead into beside this one, here and when probing).
+    #[arg(long)]
+    no_dont_cares: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -66,13 +75,29 @@ pub fn run(a: Args) -> CmdResult {
         ));
     }
     let pool = thread_pool(a.threads)?;
+    // The plain tables of each rule-set directory, for the search that
+    // finds the positions a capture decides.
+    let mut searches: HashMap<PathBuf, Tablebase> = HashMap::new();
+    if !a.no_dont_cares {
+        for path in &files {
+            let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+            if searches.contains_key(&dir) {
+                continue;
+            }
+            let table = Table::open_any(path).map_err(|e| e.to_string())?;
+            let rules = Ruleset::from_canonical_string(&table.header().ruleset)
+                .map_err(|e| format!("{}: rule set: {e}", path.display()))?;
+            searches.insert(dir.clone(), Tablebase::with_dir(dir, rules));
+        }
+    }
     let totals = Totals::default();
     let failures = Mutex::new(Vec::new());
     let start = std::time::Instant::now();
     pool.install(|| {
         files.par_iter().for_each(|path| {
             let out_dir = output_dir(path, &a.tables.path, a.out.as_deref());
-            match compress_one(path, &out_dir, a.level, &totals) {
+            let search = path.parent().and_then(|d| searches.get(d));
+            match compress_one(path, &out_dir, a.level, search, &totals) {
                 Ok(line) => {
                     if !a.quiet {
                         outln!("{line}");
@@ -122,11 +147,14 @@ fn output_dir(path: &Path, root: &Path, out: Option<&Path>) -> PathBuf {
 }
 
 /// Compresses one table (unless a valid compressed form with the same
-/// header is there already) and checks that it decodes to the same values.
+/// header and the same choice of don't-cares is there already) and checks
+/// that it answers the same values. With `search` (the plain tables of the
+/// table's directory), positions a capture decides become don't-cares.
 fn compress_one(
     path: &Path,
     out_dir: &Path,
     level: i32,
+    search: Option<&Tablebase>,
     totals: &Totals,
 ) -> Result<String, String> {
     let plain = Table::open_any(path).map_err(|e| e.to_string())?;
@@ -147,7 +175,11 @@ fn compress_one(
     if let Ok(existing) = Table::open_any(&target) {
         let same = {
             let (h, e) = (plain.header(), existing.header());
-            e.compressed && h.ruleset == e.ruleset && h.material == e.material && h.sides == e.sides
+            e.compressed
+                && h.ruleset == e.ruleset
+                && h.material == e.material
+                && h.sides == e.sides
+                && existing.has_dont_cares() == search.is_some()
         };
         if same {
             add(&existing, existing.compressed_sizes());
@@ -155,10 +187,15 @@ fn compress_one(
             return Ok(format!("kept {}", target.display()));
         }
     }
-    let (stats, sizes) =
-        write_compressed_table(out_dir, &plain, level).map_err(|e| e.to_string())?;
+    let (stats, sizes) = write_compressed_table(out_dir, &plain, level, search).map_err(|e| {
+        format!("{e} (to compress a table without the tables its captures lead into, pass --no-dont-cares)")
+    })?;
     let written = Table::open_any(&stats.path).map_err(|e| e.to_string())?;
-    if let Err(e) = plain.same_values(&written) {
+    let same = match search {
+        Some(tb) => tb.same_answers(&plain, &written),
+        None => plain.same_values(&written).map_err(Into::into),
+    };
+    if let Err(e) = same {
         // Keep the evidence, never a wrong table under a table's name.
         let bad = PathBuf::from(format!("{}.invalid", stats.path.display()));
         let _ = std::fs::rename(&stats.path, &bad);

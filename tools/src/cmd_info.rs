@@ -56,15 +56,22 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
         ));
     }
     let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
+    let h = t.header();
+    let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
     // `--examples`: one pass over the values finds each side's first
-    // position (in slot order) of its longest win and loss.
+    // position (in slot order) of its longest win and loss (through the
+    // tables beside this one, which the search of don't-cares may need).
     let examples = if a.examples {
-        Some(histogram(&t).map_err(|e| e.to_string())?)
+        let dir = a
+            .file
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .to_path_buf();
+        let tb = jungletb_format::Tablebase::with_dir(dir, rules.clone());
+        Some(histogram(&tb, h.material).map_err(|e| e.to_string())?)
     } else {
         None
     };
-    let h = t.header();
-    let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
     if a.json {
         return info_json(&a, &t, &rules, examples.as_ref());
     }
@@ -245,8 +252,8 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         let tb = jungletb_format::Tablebase::with_dir(dir.clone(), rules.clone());
         rows.iter()
             .map(|(h, _)| {
-                let t = tb.table(h.material).map_err(|e| e.to_string())?;
-                pool.install(|| histogram(&t)).map_err(|e| e.to_string())
+                pool.install(|| histogram(&tb, h.material))
+                    .map_err(|e| e.to_string())
             })
             .collect::<Result<Vec<_>, String>>()?
     } else {

@@ -61,7 +61,7 @@ pub fn run(a: Args) -> CmdResult {
         Picture::Histogram { material } => {
             let m: Material = material.parse().map_err(|e| format!("{e}"))?;
             let table = tb.table(m).map_err(|e| e.to_string())?;
-            let hist = histogram(&table).map_err(|e| e.to_string())?;
+            let hist = histogram(&tb, m).map_err(|e| e.to_string())?;
             histogram_svg(table.header().material, &hist)
         }
     };

@@ -352,6 +352,24 @@ impl Table {
         self.layout.is_some()
     }
 
+    /// True for a compressed table that stores don't-care values for the
+    /// positions a capture or an immediate win decides (see
+    /// [`crate::compressed`]): its values are answered only through a
+    /// [`crate::Tablebase`], which searches those moves; this table's own
+    /// value queries refuse with [`TableError::NeedsSearch`].
+    pub fn has_dont_cares(&self) -> bool {
+        self.layout.as_ref().is_some_and(|l| l.dont_cares)
+    }
+
+    /// Refuses value queries on a table whose stored values need a search.
+    #[inline]
+    fn answers_alone(&self) -> Result<(), TableError> {
+        if self.has_dont_cares() {
+            return Err(TableError::NeedsSearch(self.path.clone()));
+        }
+        Ok(())
+    }
+
     fn io_error(&self, e: std::io::Error) -> TableError {
         TableError::Io {
             path: self.path.clone(),
@@ -400,6 +418,14 @@ impl Table {
     /// compressed tables unused slots hold an arbitrary value.
     #[inline]
     pub fn value_at(&self, i: u64) -> Result<Value, TableError> {
+        self.answers_alone()?;
+        self.value_as_stored(i)
+    }
+
+    /// [`Table::value_at`] as the file stores it: for a table with
+    /// don't-cares, possibly below the position's value.
+    #[inline]
+    pub(crate) fn value_as_stored(&self, i: u64) -> Result<Value, TableError> {
         if i >= self.index.size() {
             return Err(self.corrupt(format!("slot {i} out of range")));
         }
@@ -415,6 +441,7 @@ impl Table {
     /// (unused index slots). For scans, [`Table::stored_values`] reads a
     /// range faster.
     pub fn stored_value(&self, i: u64) -> Result<Option<Value>, TableError> {
+        self.answers_alone()?;
         if i >= self.index.size() {
             return Err(self.corrupt(format!("slot {i} out of range")));
         }
@@ -430,6 +457,16 @@ impl Table {
     /// (not once per slot) and reads distances through the per-thread
     /// block cache, in slot order.
     pub fn stored_values(&self, range: Range<u64>) -> Result<Vec<Option<Value>>, TableError> {
+        self.answers_alone()?;
+        self.values_as_stored(range)
+    }
+
+    /// [`Table::stored_values`] as the file stores them (see
+    /// [`Table::value_as_stored`]).
+    pub(crate) fn values_as_stored(
+        &self,
+        range: Range<u64>,
+    ) -> Result<Vec<Option<Value>>, TableError> {
         if range.end > self.index.size() {
             return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
@@ -479,9 +516,17 @@ impl Table {
     /// compressed tables.
     #[inline]
     pub fn wdl_at(&self, i: u64) -> Result<Wdl, TableError> {
+        self.answers_alone()?;
+        self.wdl_as_stored(i)
+    }
+
+    /// [`Table::wdl_at`] as the file stores it (see
+    /// [`Table::value_as_stored`]).
+    #[inline]
+    pub(crate) fn wdl_as_stored(&self, i: u64) -> Result<Wdl, TableError> {
         match &self.layout {
             Some(layout) if i < self.index.size() => self.wdl_compressed(layout, i),
-            _ => self.value_at(i).map(Value::wdl),
+            _ => self.value_as_stored(i).map(Value::wdl),
         }
     }
 
@@ -490,6 +535,20 @@ impl Table {
     #[inline]
     pub fn probe(&self, pos: &Position) -> Result<Value, TableError> {
         self.value_at(self.index.index(pos))
+    }
+
+    /// [`Table::probe`] as the file stores it (see
+    /// [`Table::value_as_stored`]).
+    #[inline]
+    pub(crate) fn probe_as_stored(&self, pos: &Position) -> Result<Value, TableError> {
+        self.value_as_stored(self.index.index(pos))
+    }
+
+    /// [`Table::probe_wdl`] as the file stores it (see
+    /// [`Table::value_as_stored`]).
+    #[inline]
+    pub(crate) fn probe_wdl_as_stored(&self, pos: &Position) -> Result<Wdl, TableError> {
+        self.wdl_as_stored(self.index.index(pos))
     }
 
     /// Win, draw or loss of `pos` (see [`Table::probe`]).
@@ -502,11 +561,12 @@ impl Table {
     /// for compressing, comparing and checking whole tables. Unused slots of
     /// compressed tables (whose values are not stored) read as unused.
     pub fn raw_values(&self) -> Result<Vec<u16>, TableError> {
+        self.answers_alone()?;
         let n = self.index.size();
         if self.layout.is_none() {
             return (0..n).map(|i| self.raw_plain(i)).collect();
         }
-        self.stored_values(0..n)?
+        self.values_as_stored(0..n)?
             .into_iter()
             .enumerate()
             .map(|(i, v)| match v {
