@@ -4,6 +4,7 @@
 
 mod bad_tables;
 mod compressed;
+mod dont_cares;
 mod eviction;
 mod fixture;
 mod probe_api;
