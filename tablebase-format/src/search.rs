@@ -30,6 +30,7 @@ use crate::tablebase::Tablebase;
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl, NO_SQUARE};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// `w` as the value of the move leading to a position of value `w` for the
 /// opponent.
@@ -74,6 +75,7 @@ impl Tablebase {
     /// a tactical move). The tables captures lead into must be in this
     /// tablebase.
     pub fn tactical_values(&self, table: &Table) -> Result<Vec<Option<Wdl>>, ProbeError> {
+        let captures = Captures::open(self, table.header().material)?;
         let n = table.index().size();
         let chunk = 1 << 16;
         let mut out = Vec::with_capacity(n as usize);
@@ -85,7 +87,9 @@ impl Tablebase {
                         let pos = table.index().canonical_raw_position(i).ok_or_else(|| {
                             corrupt(table, format!("slot {i} holds a value but no position"))
                         })?;
-                        self.tactical_wdl(&pos)?
+                        self.tactical_search(&pos, None, None, |p, mv, need| {
+                            captures.wdl_after(self, p, mv, need)
+                        })?
                     }
                     _ => None,
                 };
@@ -147,19 +151,43 @@ impl Tablebase {
     }
 
     /// The best value the side to move of `pos` reaches by a tactical move
-    /// (see the module docs), `None` if it has none. Stops at the first win.
+    /// (see the module docs), `None` if it has none.
     pub(crate) fn tactical_wdl(&self, pos: &RawPosition) -> Result<Option<Wdl>, ProbeError> {
-        let mut best: Option<Wdl> = None;
+        self.tactical_search(pos, None, None, |p, mv, need| {
+            self.wdl_search(&after_capture(p, mv), need)
+        })
+    }
+
+    /// The better of `floor` and the best tactical move of `pos`, searched
+    /// alpha-beta style: a capture is probed only as far as it could beat
+    /// the best found so far, and the search stops once the best reaches
+    /// `enough` (then the result is a bound: at least `enough`, at most the
+    /// position's value). Without `enough`, exact.
+    /// `after(pos, mv, need)` is the search of the position the capture
+    /// `mv` leads to (see [`Tablebase::wdl_search`]).
+    fn tactical_search(
+        &self,
+        pos: &RawPosition,
+        floor: Option<Wdl>,
+        enough: Option<Wdl>,
+        after: impl Fn(&RawPosition, &RawMove, Option<Wdl>) -> Result<Wdl, ProbeError>,
+    ) -> Result<Option<Wdl>, ProbeError> {
+        let done = |b: Option<Wdl>| b == Some(Wdl::Win) || b >= enough && enough.is_some();
+        let mut best = floor;
         let mut error = None;
         self.move_tables().for_each_move(pos, |mv| {
-            if best == Some(Wdl::Win) || error.is_some() {
+            if done(best) || error.is_some() {
                 return;
             }
             let v = if pos.is_winning_move(&mv) {
                 Wdl::Win
             } else if mv.is_capture() {
-                match self.wdl_unvalidated(&after_capture(pos, &mv)) {
-                    Ok(w) => from_child(w),
+                // The capture beats `best` only if the position it leads to
+                // is below `need` for the opponent.
+                let need = best.map(from_child);
+                match after(pos, &mv, need) {
+                    Ok(w) if need.is_none_or(|n| w < n) => from_child(w),
+                    Ok(_) => return,
                     Err(e) => {
                         error = Some(e);
                         return;
@@ -180,13 +208,24 @@ impl Tablebase {
     /// position): the stored value, searched where the table has
     /// don't-cares and it is not a win.
     pub(crate) fn wdl_unvalidated(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        self.wdl_search(pos, None)
+    }
+
+    /// [`Tablebase::wdl_unvalidated`], stopping once the value is known to
+    /// be at least `enough` (then returning a value between `enough` and
+    /// the position's value).
+    fn wdl_search(&self, pos: &Position, enough: Option<Wdl>) -> Result<Wdl, ProbeError> {
         self.with_table(pos, |t, p| {
             let stored = t.probe_wdl_as_stored(p)?;
-            if !t.has_dont_cares() || stored == Wdl::Win {
+            if !t.has_dont_cares() || stored == Wdl::Win || enough.is_some_and(|e| stored >= e) {
                 return Ok(stored);
             }
-            let tactical = self.tactical_wdl(&RawPosition::from_position(p))?;
-            Ok(tactical.map_or(stored, |t| t.max(stored)))
+            let raw = RawPosition::from_position(p);
+            Ok(self
+                .tactical_search(&raw, Some(stored), enough, |p, mv, need| {
+                    self.wdl_search(&after_capture(p, mv), need)
+                })?
+                .unwrap_or(stored))
         })
     }
 
@@ -234,6 +273,53 @@ impl Tablebase {
                 what: format!("{pos}: its tactical moves win, but no move wins"),
             })
         })
+    }
+}
+
+/// For each piece a capture can take, the table of the material left and
+/// whether positions must be colour-swapped to be found in it: captures
+/// looked up by index, without building positions (for scans).
+struct Captures {
+    by_victim: Vec<Option<(Arc<Table>, bool)>>,
+}
+
+impl Captures {
+    fn open(tb: &Tablebase, material: Material) -> Result<Captures, ProbeError> {
+        let mut by_victim = vec![None; 16];
+        for p in material.pieces() {
+            if let Some(m) = material.without(p) {
+                let (canonical, flip) = m.canonical();
+                by_victim[p.code()] = Some((tb.table(canonical)?, flip));
+            }
+        }
+        Ok(Captures { by_victim })
+    }
+
+    /// [`Tablebase::wdl_search`] of the position after the capture `mv`
+    /// (which must not end the game).
+    fn wdl_after(
+        &self,
+        tb: &Tablebase,
+        pos: &RawPosition,
+        mv: &RawMove,
+        need: Option<Wdl>,
+    ) -> Result<Wdl, ProbeError> {
+        let Some((table, flip)) = &self.by_victim[mv.victim as usize] else {
+            return tb.wdl_search(&after_capture(pos, mv), need);
+        };
+        if table.has_dont_cares() {
+            return tb.wdl_search(&after_capture(pos, mv), need);
+        }
+        let mut sq = *pos.squares();
+        sq[mv.victim as usize] = NO_SQUARE;
+        sq[mv.code as usize] = mv.to;
+        let side = pos.side_to_move().opponent();
+        let i = if *flip {
+            table.index().index_color_swapped(&sq, side)
+        } else {
+            table.index().index_squares(&sq, side)
+        };
+        Ok(table.wdl_as_stored(i)?)
     }
 }
 
