@@ -8,8 +8,8 @@
 
 use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb::format::{
-    compressed_table_path, table_dir, table_path, write_compressed_table, Backend, Table,
-    Tablebase, TablebaseOptions,
+    compressed_table_path, table_dir, table_files, table_path, write_compressed_table, Backend,
+    Table, Tablebase, TablebaseOptions,
 };
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Position, Ruleset};
@@ -73,9 +73,12 @@ fn setup(rules: &Ruleset) -> Setup {
         table_dir(zroot.path(), rules),
     );
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
-    for m in &canonical {
-        let t = Table::open(&table_path(&dir, *m), rules, *m).unwrap();
-        write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL, None).unwrap();
+    // Every table generated (the don't-care search needs the tables
+    // captures lead into), as `jungletb compress` writes them.
+    let plain = Tablebase::with_dir(dir.clone(), rules.clone());
+    for path in table_files(&dir).unwrap() {
+        let t = Table::open_any(&path).unwrap();
+        write_compressed_table(&zdir, &t, DEFAULT_ZSTD_LEVEL, Some(&plain)).unwrap();
     }
     Setup {
         root: root.path().to_path_buf(),

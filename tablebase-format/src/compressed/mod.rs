@@ -122,7 +122,7 @@ pub struct CompressedSizes {
 /// The WDL value the side to move reaches by its best tactical move (see
 /// the module docs), per slot, for [`compress_payload`]: `None` where it
 /// has none (or the slot holds no position).
-pub type TacticalValues = [Option<Wdl>];
+pub(crate) type TacticalValues = [Option<Wdl>];
 
 /// Builds the compressed payload from the raw values of every slot (see
 /// [`crate::encoding`]), to be written at file offset `payload_at` (a
