@@ -219,6 +219,17 @@ impl Tablebase {
         Ok(tb)
     }
 
+    /// [`Tablebase::with_dir`] with options (backend, limits).
+    pub fn with_dir_and_options(
+        dir: PathBuf,
+        rules: Ruleset,
+        options: TablebaseOptions,
+    ) -> Tablebase {
+        let mut tb = Self::with_dir(dir, rules);
+        tb.options = options;
+        tb
+    }
+
     /// Uses `dir` itself as the rule set's directory (no `<label>` subfolder).
     pub fn with_dir(dir: PathBuf, rules: Ruleset) -> Tablebase {
         let slots = (0..256 * 256).map(|_| OnceLock::new()).collect();

@@ -5,7 +5,7 @@ use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
 use jungletb_format::{
     compressed_table_path, table_files, write_compressed_table, CompressedSizes, Table, Tablebase,
-    TABLE_EXTENSION,
+    TablebaseOptions, TABLE_EXTENSION,
 };
 use jungletb_rules::Ruleset;
 use rayon::prelude::*;
@@ -87,7 +87,17 @@ pub fn run(a: Args) -> CmdResult {
             let table = Table::open_any(path).map_err(|e| e.to_string())?;
             let rules = Ruleset::from_canonical_string(&table.header().ruleset)
                 .map_err(|e| format!("{}: rule set: {e}", path.display()))?;
-            searches.insert(dir.clone(), Tablebase::with_dir(dir, rules));
+            // Maps capped: the search reads every plain table once, and
+            // keeping them all mapped would count the whole set (page
+            // cache) in the resident size.
+            let options = TablebaseOptions {
+                max_mapped_bytes: 1 << 30,
+                ..TablebaseOptions::default()
+            };
+            searches.insert(
+                dir.clone(),
+                Tablebase::with_dir_and_options(dir, rules, options),
+            );
         }
     }
     let totals = Totals::default();
@@ -187,9 +197,14 @@ fn compress_one(
             return Ok(format!("kept {}", target.display()));
         }
     }
-    let (stats, sizes) = write_compressed_table(out_dir, &plain, level, search).map_err(|e| {
-        format!("{e} (to compress a table without the tables its captures lead into, pass --no-dont-cares)")
-    })?;
+    let (stats, sizes) =
+        write_compressed_table(out_dir, &plain, level, search).map_err(|e| match search {
+            Some(_) => format!(
+                "{e} (to compress a table without the tables its captures lead into, \
+                 pass --no-dont-cares)"
+            ),
+            None => e.to_string(),
+        })?;
     let written = Table::open_any(&stats.path).map_err(|e| e.to_string())?;
     let same = match search {
         Some(tb) => tb.same_answers(&plain, &written),

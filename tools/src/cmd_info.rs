@@ -102,10 +102,15 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
     match t.compressed_sizes() {
         None => outln!("value width:    {} byte(s)", h.value_width),
         Some(z) => outln!(
-            "compressed:     WDL {} + distances {} ({} byte(s) per distance)",
+            "compressed:     WDL {} + distances {} ({} byte(s) per distance){}",
             human_bytes(z.wdl_bytes),
             human_bytes(z.dtm_bytes),
-            h.value_width
+            h.value_width,
+            if t.has_dont_cares() {
+                "; don't-cares: positions a capture decides are searched at probe time"
+            } else {
+                ""
+            }
         ),
     }
     outln!(
@@ -184,7 +189,7 @@ fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogr
         "positions": positions,
         "white_to_move_only": h.white_to_move_only,
         "value_width": h.value_width,
-        "compressed": t.compressed_sizes().map(|z| json!({"wdl_bytes": z.wdl_bytes, "distance_bytes": z.dtm_bytes})),
+        "compressed": t.compressed_sizes().map(|z| json!({"wdl_bytes": z.wdl_bytes, "distance_bytes": z.dtm_bytes, "dont_cares": t.has_dont_cares()})),
         "bytes": t.file_len(),
         "payload_crc32": format!("{:08x}", h.payload_crc),
         "sides": sides,

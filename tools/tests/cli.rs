@@ -393,6 +393,52 @@ fn compress_then_probe_and_verify_compressed_tables() {
         stdout.contains("36 tables") && stdout.contains("0 failed"),
         "{stdout}"
     );
+    // By default the tables carry don't-cares; --no-dont-cares writes them
+    // anew without (not kept: a different choice).
+    let dont_cares = |file: &Path| {
+        let o = run(&["info", "--json", file.to_str().unwrap()]);
+        let v: serde_json::Value = serde_json::from_str(&text(&o).0).unwrap();
+        v["compressed"]["dont_cares"].as_bool().unwrap()
+    };
+    let elvr = out.join("standard/LvR.jtbz");
+    assert!(dont_cares(&elvr));
+    let mut exact = compress.clone();
+    exact.push("--no-dont-cares");
+    let o = run(&exact);
+    assert!(text(&o).0.contains("36 compressed now"), "{:?}", text(&o));
+    assert!(!dont_cares(&elvr));
+    // A lone table cannot get don't-cares: the tables its captures lead
+    // into are missing. The error says so and how to do without.
+    let lone_root = root.path().join("lone");
+    let o = run(&[
+        "generate",
+        "--material",
+        "LTvR",
+        "--out",
+        lone_root.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let lone = lone_root.join("standard");
+    for e in std::fs::read_dir(&lone).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() && p.file_name().unwrap() != "LTvR.jtb" {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+    let o = run(&["compress", "--tables", lone.to_str().unwrap(), "-q"]);
+    let (stdout, stderr) = text(&o);
+    assert!(!o.status.success());
+    assert!(stdout.contains("--no-dont-cares"), "{stdout}{stderr}");
+    assert!(!lone.join("LTvR.jtbz").exists());
+    let o = run(&[
+        "compress",
+        "--tables",
+        lone.to_str().unwrap(),
+        "-q",
+        "--no-dont-cares",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
 }
 
 #[test]

@@ -38,7 +38,9 @@ enum Source {
 /// A validated table: header checked, rule set and material matched,
 /// payload checksum verified. Plain (`.jtb`, one value per slot) and
 /// compressed (`.jtbz`, see [`crate::compressed`]) tables answer the same
-/// queries.
+/// queries, except compressed tables with don't-cares
+/// ([`Table::has_dont_cares`]), whose values only a [`crate::Tablebase`]
+/// answers (with the search that recovers them).
 pub struct Table {
     path: PathBuf,
     header: Header,
