@@ -21,8 +21,8 @@
 use crate::error::IndexError;
 use crate::material::Material;
 use jungletb_rules::{
-    square_bit, Color, Piece, Position, RawPosition, Ruleset, Square, FLIP_SQUARE, MIRROR_SQUARE,
-    NO_SQUARE,
+    square_bit, Color, Piece, Position, RawMove, RawPosition, Ruleset, Square, FLIP_SQUARE,
+    MIRROR_SQUARE, NO_SQUARE,
 };
 use strength_reduce::StrengthReducedU32;
 
@@ -312,6 +312,23 @@ impl PositionIndex {
             return self.index_squares(by_code, Color::White);
         }
         side.index() as u64 * self.placements + self.placement_of(by_code, true)
+    }
+
+    /// The index, in this table (the table of the material a capture
+    /// leaves, colour-swapped into it if `swapped`), of the position after
+    /// the capture `mv` in `pos`: the solver's and the probe search's
+    /// lookup of capture successors, without building the position.
+    #[inline]
+    pub fn index_after_capture(&self, pos: &RawPosition, mv: &RawMove, swapped: bool) -> u64 {
+        let mut sq = *pos.squares();
+        sq[mv.victim as usize] = NO_SQUARE;
+        sq[mv.code as usize] = mv.to;
+        let side = pos.side_to_move().opponent();
+        if swapped {
+            self.index_color_swapped(&sq, side)
+        } else {
+            self.index_squares(&sq, side)
+        }
     }
 
     /// The placement number of the pieces on `by_code` (colour-swapped

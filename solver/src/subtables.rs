@@ -3,7 +3,7 @@
 use crate::error::SolveError;
 use jungletb_format::{Table, TableError, Tablebase};
 use jungletb_indexer::Material;
-use jungletb_rules::{RawMove, RawPosition, Value, NO_SQUARE};
+use jungletb_rules::{RawMove, RawPosition, Value};
 use std::sync::Arc;
 
 /// For each piece a capture can take, the table of the material left and
@@ -37,15 +37,6 @@ impl SubTables {
         let (table, flip) = self.by_victim[mv.victim as usize]
             .as_ref()
             .expect("every capturable piece has a sub-table");
-        let mut sq = *pos.squares();
-        sq[mv.victim as usize] = NO_SQUARE;
-        sq[mv.code as usize] = mv.to;
-        let side = pos.side_to_move().opponent();
-        let i = if *flip {
-            table.index().index_color_swapped(&sq, side)
-        } else {
-            table.index().index_squares(&sq, side)
-        };
-        Ok(table.value_at(i)?)
+        Ok(table.value_at(table.index().index_after_capture(pos, mv, *flip))?)
     }
 }

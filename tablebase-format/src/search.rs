@@ -310,15 +310,7 @@ impl Captures {
         if table.has_dont_cares() {
             return tb.wdl_search(&after_capture(pos, mv), need);
         }
-        let mut sq = *pos.squares();
-        sq[mv.victim as usize] = NO_SQUARE;
-        sq[mv.code as usize] = mv.to;
-        let side = pos.side_to_move().opponent();
-        let i = if *flip {
-            table.index().index_color_swapped(&sq, side)
-        } else {
-            table.index().index_squares(&sq, side)
-        };
+        let i = table.index().index_after_capture(pos, mv, *flip);
         Ok(table.wdl_as_stored(i)?)
     }
 }
