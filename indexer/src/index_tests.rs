@@ -149,3 +149,32 @@ fn color_swapped_index_matches_the_swapped_position() {
         }
     }
 }
+
+/// Materials whose first two pieces stand on the same squares share one
+/// pair index; every 3-piece material's index needs only a few of them,
+/// and each equals what its own construction would give (checked by the
+/// round trips above, which use the shared copies).
+#[test]
+fn pair_indexes_are_shared_between_materials() {
+    let rules = Ruleset::standard();
+    let materials = Material::all(3, |_| true);
+    let indexes: Vec<PositionIndex> = materials
+        .iter()
+        .map(|&m| PositionIndex::new(m, &rules).unwrap())
+        .collect();
+    let mut distinct: Vec<&Arc<[u16; 64 * 64]>> = Vec::new();
+    for idx in &indexes {
+        if !distinct.iter().any(|d| Arc::ptr_eq(d, &idx.pair_index)) {
+            distinct.push(&idx.pair_index);
+        }
+    }
+    assert!(materials.len() > 100, "{} materials", materials.len());
+    assert!(
+        distinct.len() * 10 < materials.len(),
+        "{} pair indexes for {} materials",
+        distinct.len(),
+        materials.len()
+    );
+    let again = PositionIndex::new(materials[7], &rules).unwrap();
+    assert!(Arc::ptr_eq(&again.pair_index, &indexes[7].pair_index));
+}
