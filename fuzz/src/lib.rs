@@ -4,7 +4,9 @@
 //! checksum checks) see the damage.
 
 use jungletb_format::compressed::reseal_checks;
-use jungletb_format::{table_dir, write_compressed_table, Header, Table, Tablebase};
+use jungletb_format::{
+    table_dir, table_files, write_compressed_table, Header, Table, Tablebase,
+};
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use jungletb_solver::{generate, GenerateOptions};
@@ -31,10 +33,12 @@ pub fn fixture() -> &'static Path {
         .expect("fixture tables");
         let src = table_dir(dir.path(), &rules);
         let packed = dir.path().join("compressed");
-        for m in MATERIALS {
-            let m: Material = m.parse().unwrap();
-            let t = Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap();
-            write_compressed_table(&packed, &t, 3, None).unwrap();
+        // Every table, with don't-cares (as `jungletb compress` writes
+        // them): the probes of a damaged one search captures in the others.
+        let plain = Tablebase::with_dir(src.clone(), rules.clone());
+        for path in table_files(&src).unwrap() {
+            let t = Table::open_any(&path).unwrap();
+            write_compressed_table(&packed, &t, 3, Some(&plain)).unwrap();
         }
         dir
     })
@@ -101,6 +105,15 @@ pub fn open_and_read(material: &str, compressed: bool, bytes: &[u8]) {
     std::fs::create_dir_all(&sub).unwrap();
     let ext = if compressed { "jtbz" } else { "jtb" };
     let path = sub.join(format!("{material}.{ext}"));
+    if compressed {
+        // The intact tables the damaged one's captures lead into.
+        for other in table_files(&fixture().join("compressed")).unwrap() {
+            let name = other.file_name().unwrap();
+            if name != path.file_name().unwrap() {
+                std::fs::copy(&other, sub.join(name)).unwrap();
+            }
+        }
+    }
     std::fs::write(&path, bytes).unwrap();
     let m: Material = material.parse().unwrap();
     if let Ok(t) = Table::open(&path, &rules, m) {
@@ -113,6 +126,7 @@ pub fn open_and_read(material: &str, compressed: bool, bytes: &[u8]) {
     }
     let tb = Tablebase::open(dir.path(), rules).unwrap();
     if let Ok(t) = tb.table(m) {
+        let _ = tb.values(m, 0..t.index().size());
         for i in (0..t.index().size()).step_by(97) {
             if let Some(pos) = t.index().canonical_position(i) {
                 let _ = tb.probe(&pos);
