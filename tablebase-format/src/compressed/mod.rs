@@ -333,6 +333,12 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
             break;
         };
         let meta = DtmPart::from_bytes(&payload[m..m + DtmPart::BYTES]);
+        // A damaged record may claim any length: a part has at most a
+        // block's slots (and no block more than 2^16), so larger ones are
+        // left as they are (the reader refuses them).
+        if meta.raw_len(width as u8) as u64 > slots.min(1 << 16) * width {
+            continue;
+        }
         let stored = at(data_at.saturating_add(start))
             .zip(at(data_at.saturating_add(end)))
             .filter(|(s, e)| s <= e)
