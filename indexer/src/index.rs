@@ -325,9 +325,7 @@ impl PositionIndex {
     /// lookup of capture successors, without building the position.
     #[inline]
     pub fn index_after_capture(&self, pos: &RawPosition, mv: &RawMove, swapped: bool) -> u64 {
-        let mut sq = *pos.squares();
-        sq[mv.victim as usize] = NO_SQUARE;
-        sq[mv.code as usize] = mv.to;
+        let sq = pos.squares_after(mv);
         let side = pos.side_to_move().opponent();
         if swapped {
             self.index_color_swapped(&sq, side)

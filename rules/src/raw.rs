@@ -139,6 +139,30 @@ impl RawPosition {
         mv.enters_den || (mv.is_capture() && self.count(self.side.opponent()) == 1)
     }
 
+    /// The squares by piece code after `mv` (legal here): the mover on its
+    /// new square, a captured piece gone. What successor indexes are
+    /// computed from, without building the position.
+    #[inline]
+    pub fn squares_after(&self, mv: &RawMove) -> [u8; 16] {
+        let mut sq = self.squares;
+        if mv.is_capture() {
+            sq[mv.victim as usize] = NO_SQUARE;
+        }
+        sq[mv.code as usize] = mv.to;
+        sq
+    }
+
+    /// The position after `mv` (legal here), the other side to move.
+    #[inline]
+    pub fn after(&self, mv: &RawMove) -> RawPosition {
+        let (own, theirs) = (self.side.index(), self.side.opponent().index());
+        let mut occupied = self.occupied;
+        occupied[own] = occupied[own] & !square_bit(mv.from) | square_bit(mv.to);
+        occupied[theirs] &= !square_bit(mv.to);
+        let side = self.side.opponent();
+        RawPosition::from_parts(self.squares_after(mv), occupied[0], occupied[1], side)
+    }
+
     /// The code of `color`'s piece on raw square `sq`, if any.
     #[inline]
     pub fn piece_code_at(&self, sq: u8, color: Color) -> Option<usize> {
@@ -172,5 +196,33 @@ mod tests {
         assert!(RawPosition::from_position(&pos).is_mirror_symmetric());
         let pos: Position = "3e3/7/7/7/7/7/7/7/2R4 w".parse().unwrap();
         assert!(!RawPosition::from_position(&pos).is_mirror_symmetric());
+    }
+
+    /// The raw successor of every legal move (captures among them) is the
+    /// plain `Position::play`'s, occupancy included.
+    #[test]
+    fn after_matches_play() {
+        let rules = crate::Ruleset::standard();
+        let tables = crate::MoveTables::new(&rules);
+        let (mut moves, mut captures) = (0, 0);
+        for text in [
+            "7/7/7/7/3r3/3E3/7/7/7 b",
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w",
+            "7/7/2l4/2R4/2e4/7/7/3E3/7 b",
+        ] {
+            let pos: Position = text.parse().unwrap();
+            let raw = RawPosition::from_position(&pos);
+            tables.for_each_move(&raw, |mv| {
+                let next = raw.after(&mv);
+                assert_eq!(next, RawPosition::from_position(&pos.play(&mv.to_move())));
+                assert_eq!(next.squares(), &raw.squares_after(&mv));
+                moves += 1;
+                captures += mv.is_capture() as u32;
+            });
+        }
+        assert!(
+            moves > 20 && captures > 0,
+            "{moves} moves, {captures} captures"
+        );
     }
 }

@@ -5,7 +5,7 @@ use crate::subtables::SubTables;
 use jungletb_format::TableError;
 use jungletb_format::Tablebase;
 use jungletb_indexer::Material;
-use jungletb_rules::{MoveTables, NoMoveRule, Position, RawMove, RawPosition, Value, NO_SQUARE};
+use jungletb_rules::{MoveTables, NoMoveRule, Value};
 use rayon::prelude::*;
 
 /// The result of checking one table.
@@ -58,25 +58,25 @@ pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyRepor
                         what: format!("slot {i} holds a position but no value"),
                     })
                 })?;
-                let after = pos.side_to_move().opponent();
                 let mut best: Option<Value> = None;
                 let mut error = None;
                 tables.for_each_move(&pos, |mv| {
-                    let v = if pos.is_winning_move(&mv) {
-                        Ok(Value::Win(1))
-                    } else if searched || (mv.is_capture() && subs.is_none()) {
-                        tb.probe(&position_after(&pos, &mv))
+                    let v = match (&subs, mv.is_capture()) {
+                        _ if pos.is_winning_move(&mv) => Ok(Value::Win(1)),
+                        (Some(subs), true) => subs.value_after(&pos, &mv).map(Value::from_child),
+                        // A quiet move within a table read slot by slot.
+                        (_, false) if !searched => {
+                            let after = pos.side_to_move().opponent();
+                            table
+                                .value_at(index.index_squares(&pos.squares_after(&mv), after))
+                                .map(Value::from_child)
+                                .map_err(SolveError::from)
+                        }
+                        // Tables with don't-cares answer through the search.
+                        _ => tb
+                            .probe(&pos.after(&mv).to_position())
                             .map(Value::from_child)
-                            .map_err(SolveError::from)
-                    } else if let (true, Some(subs)) = (mv.is_capture(), &subs) {
-                        subs.value_after(&pos, &mv).map(Value::from_child)
-                    } else {
-                        let mut sq = *pos.squares();
-                        sq[mv.code as usize] = mv.to;
-                        table
-                            .value_at(index.index_squares(&sq, after))
-                            .map(Value::from_child)
-                            .map_err(SolveError::from)
+                            .map_err(SolveError::from),
                     };
                     match v {
                         Ok(v) => best = Some(best.map_or(v, |b| b.max(v))),
@@ -113,15 +113,4 @@ pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyRepor
         }
     }
     Ok(total)
-}
-
-/// The position after `mv` in `pos`.
-fn position_after(pos: &RawPosition, mv: &RawMove) -> Position {
-    let mut sq = *pos.squares();
-    if mv.is_capture() {
-        sq[mv.victim as usize] = NO_SQUARE;
-    }
-    sq[mv.code as usize] = mv.to;
-    Position::from_raw_squares(sq, pos.side_to_move().opponent())
-        .expect("a legal move leaves a sound position")
 }

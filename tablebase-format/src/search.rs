@@ -28,7 +28,7 @@ use crate::error::{ProbeError, TableError};
 use crate::table::Table;
 use crate::tablebase::Tablebase;
 use jungletb_indexer::Material;
-use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl, NO_SQUARE};
+use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -172,7 +172,7 @@ impl Tablebase {
         enough: Option<Wdl>,
         after: impl Fn(&RawPosition, &RawMove, Option<Wdl>) -> Result<Wdl, ProbeError>,
     ) -> Result<Option<Wdl>, ProbeError> {
-        let done = |b: Option<Wdl>| b == Some(Wdl::Win) || b >= enough && enough.is_some();
+        let done = |b: Option<Wdl>| b == Some(Wdl::Win) || enough.is_some_and(|e| b >= Some(e));
         let mut best = floor;
         let mut error = None;
         self.move_tables().for_each_move(pos, |mv| {
@@ -333,9 +333,5 @@ fn corrupt(table: &Table, what: String) -> ProbeError {
 
 /// The position after the capture `mv` in `pos`.
 fn after_capture(pos: &RawPosition, mv: &RawMove) -> Position {
-    let mut sq = *pos.squares();
-    sq[mv.victim as usize] = NO_SQUARE;
-    sq[mv.code as usize] = mv.to;
-    Position::from_raw_squares(sq, pos.side_to_move().opponent())
-        .expect("a legal capture leaves a sound position")
+    pos.after(mv).to_position()
 }

@@ -152,12 +152,9 @@ pub(crate) fn compress_payload(
     let mut allowed = vec![0u8; raw.len()];
     let mut dtm: Vec<Option<u16>> = Vec::with_capacity(raw.len());
     for (i, &r) in raw.iter().enumerate() {
-        let (w, d) = match decode(r) {
-            None => (None, None),
-            Some(Value::Draw) => (Some(WDL_DRAW), None),
-            Some(Value::Win(n)) => (Some(WDL_WIN), Some(n / 2)),
-            Some(Value::Loss(n)) => (Some(WDL_LOSS), Some(n / 2)),
-        };
+        let v = decode(r);
+        let w = v.map(|v| wdl_code_of(v.wdl()));
+        let d = v.and_then(Value::plies).map(|n| n / 2);
         let decided = tactical.and_then(|t| t[i]).map(wdl_code_of);
         allowed[i] = match w {
             None => wdl_code::ANY,
@@ -177,9 +174,12 @@ pub(crate) fn compress_payload(
     // A don't-care stored as another kind keeps no distance (its entry
     // repeats the previous one of the stored kind): its own distance would
     // be noise among the other kind's, and probes find it by a search.
-    for ((d, &code), &r) in dtm.iter_mut().zip(&filled).zip(raw) {
-        if decode(r).is_some_and(|v| wdl_code_of(v.wdl()) != code) {
-            *d = None;
+    // (Without don't-cares every position is stored as its own kind.)
+    if tactical.is_some() {
+        for ((d, &code), &r) in dtm.iter_mut().zip(&filled).zip(raw) {
+            if decode(r).is_some_and(|v| wdl_code_of(v.wdl()) != code) {
+                *d = None;
+            }
         }
     }
     let dtm_parts = dtm::parts(&filled, &dtm, width);
