@@ -37,22 +37,31 @@ impl Frontier {
         }
     }
 
-    /// Number of words (64 slots each).
-    pub(crate) fn word_count(&self) -> usize {
-        self.words.len()
-    }
-
-    /// Takes the slots of words `range` out of the set, calling `f` with each
-    /// in increasing order. Each word must be taken by one caller at a time,
-    /// and nobody may insert into the set meanwhile.
+    /// Takes the slots of `range` out of the set, calling `f` with each in
+    /// increasing order. Ranges taken at the same time must not overlap,
+    /// and nobody may insert into the set meanwhile. Words shared with
+    /// another range (at its ends) are cleared bit by bit with a locked
+    /// instruction; whole words with a plain store.
     #[inline]
-    pub(crate) fn drain_words(&self, range: std::ops::Range<usize>, mut f: impl FnMut(u32)) {
-        for w in range {
-            let mut bits = self.words[w].load(Relaxed);
+    pub(crate) fn drain(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u32)) {
+        if range.start >= range.end {
+            return;
+        }
+        let (first, last) = (range.start / 64, (range.end - 1) / 64);
+        for w in first..=last {
+            let lo = if w == first { range.start % 64 } else { 0 };
+            let hi = if w == last { (range.end - 1) % 64 } else { 63 };
+            let mask = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+            let word = &self.words[w as usize];
+            let mut bits = word.load(Relaxed) & mask;
             if bits == 0 {
                 continue;
             }
-            self.words[w].store(0, Relaxed);
+            if mask == u64::MAX {
+                word.store(0, Relaxed);
+            } else {
+                bits = word.fetch_and(!mask, Relaxed) & mask;
+            }
             while bits != 0 {
                 f((w * 64) as u32 + bits.trailing_zeros());
                 bits &= bits - 1;
@@ -72,10 +81,27 @@ mod tests {
             f.insert(i);
         }
         let mut out = Vec::new();
-        f.drain_words(0..f.word_count(), |i| out.push(i));
+        f.drain(0..200, |i| out.push(i));
         assert_eq!(out, [3, 63, 64, 128, 199]);
         let mut again = Vec::new();
-        f.drain_words(0..f.word_count(), |i| again.push(i));
+        f.drain(0..200, |i| again.push(i));
         assert!(again.is_empty());
+    }
+
+    /// Ranges that split words take exactly their own slots.
+    #[test]
+    fn drains_ranges_that_split_words() {
+        let f = Frontier::new(300);
+        let all: Vec<u32> = (0..300).filter(|i| i % 3 != 1).collect();
+        for &i in &all {
+            f.insert(i);
+        }
+        let mut out = Vec::new();
+        for range in [0..5u64, 5..64, 64..70, 70..70, 70..191, 191..192, 192..300] {
+            let before = out.len();
+            f.drain(range.clone(), |i| out.push(i));
+            assert!(out[before..].iter().all(|&i| range.contains(&(i as u64))));
+        }
+        assert_eq!(out, all);
     }
 }

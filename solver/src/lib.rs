@@ -36,6 +36,7 @@ mod frontier;
 mod generate;
 mod plan;
 mod propagate;
+mod schedule;
 pub mod slurm;
 mod solve;
 mod subtables;

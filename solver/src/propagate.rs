@@ -42,29 +42,30 @@ pub(crate) struct LevelOutcome {
     pub(crate) later: Vec<(u16, u32)>,
 }
 
-/// Expands the positions of `current` in frontier words `words`, all
-/// decided at level `d`: new decisions for level `d + 1` go to `next`.
-/// `SHARED`: other threads update the cells at the same time (locked
-/// updates); otherwise plain ones ([`update_alone`]).
-pub(crate) fn propagate_words<const SHARED: bool>(
+/// Expands the positions of `current` in `slots`, all decided at level
+/// `d`, adding what they decide to `out`: new decisions for level `d + 1`
+/// go to `next`. `SHARED`: other threads may update the same cells at the
+/// same time (locked updates); otherwise plain ones ([`update_alone`],
+/// see `schedule.rs` for when that is safe).
+pub(crate) fn propagate_slots<const SHARED: bool>(
     ctx: &Ctx,
     d: u16,
     current: &Frontier,
-    words: std::ops::Range<usize>,
+    slots: std::ops::Range<u64>,
     next: &Frontier,
-) -> LevelOutcome {
+    out: &mut LevelOutcome,
+) {
     let expand = expand_for(ctx.index);
-    let mut out = LevelOutcome::default();
     let mut batch = Batch::new();
     let mut visit = |c: u32, batch: &mut Batch| {
         expand(ctx, d, c, batch);
         if batch.len >= BATCH {
-            batch.apply::<SHARED>(ctx, d, next, &mut out);
+            batch.apply::<SHARED>(ctx, d, next, out);
         }
     };
     let mut ahead = [0u32; AHEAD];
     let mut taken = 0usize;
-    current.drain_words(words, |i| {
+    current.drain(slots, |i| {
         prefetch(&ctx.cells[i as usize]);
         let slot = &mut ahead[taken % AHEAD];
         if taken >= AHEAD {
@@ -76,8 +77,7 @@ pub(crate) fn propagate_words<const SHARED: bool>(
     for k in taken.saturating_sub(AHEAD)..taken {
         visit(ahead[k % AHEAD], &mut batch);
     }
-    batch.apply::<SHARED>(ctx, d, next, &mut out);
-    out
+    batch.apply::<SHARED>(ctx, d, next, out);
 }
 
 /// One pending predecessor update: the slot, and by how much its counter

@@ -7,7 +7,8 @@
 use crate::cell::{cell, is_undecided, loss, value_of, win, MAX_WORK_PLIES, UNDECIDED};
 use crate::error::SolveError;
 use crate::frontier::Frontier;
-use crate::propagate::propagate_words;
+use crate::propagate::{propagate_slots, LevelOutcome};
+use crate::schedule::Schedule;
 use crate::subtables::SubTables;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
@@ -20,7 +21,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// Index slots handed to a thread at a time.
+/// Index slots the forward sweep hands to a thread at a time.
 const CHUNK: usize = 4096;
 
 /// Figures of one solve.
@@ -123,9 +124,13 @@ pub fn solve_material(
     // wait in lists.
     let t1 = Instant::now();
     let mut d = 0u16;
-    // Alone, the one thread may update cells without locked instructions
-    // (see `propagate.rs`): measured 13-15 % less propagation time.
-    let shared = rayon::current_num_threads() > 1;
+    // Which thread expands which slots, and where cell updates may be
+    // plain (see `schedule.rs`).
+    let schedule = Schedule::new(
+        n as u64,
+        rayon::current_num_threads(),
+        !index.white_to_move_only(),
+    );
     loop {
         if let Some(list) = levels.remove(&d) {
             pending += list.len() as u64;
@@ -153,31 +158,15 @@ pub fn solve_material(
             )));
         }
         stats.levels = d;
-        let words = current.word_count();
-        let (found, later) = (0..words.div_ceil(CHUNK / 64))
-            .into_par_iter()
-            .map(|c| {
-                let range = c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words);
-                if shared {
-                    propagate_words::<true>(&ctx, d, &current, range, &next)
-                } else {
-                    propagate_words::<false>(&ctx, d, &current, range, &next)
-                }
-            })
-            .fold(
-                || (0u64, Vec::new()),
-                |(found, mut later), out| {
-                    later.extend(out.later);
-                    (found + out.found, later)
-                },
-            )
-            .reduce(
-                || (0, Vec::new()),
-                |(a, mut b), (c, e)| {
-                    b.extend(e);
-                    (a + c, b)
-                },
-            );
+        let outcomes = schedule.run(|slots, shared, out: &mut LevelOutcome| {
+            if shared {
+                propagate_slots::<true>(&ctx, d, &current, slots, &next, out)
+            } else {
+                propagate_slots::<false>(&ctx, d, &current, slots, &next, out)
+            }
+        });
+        let found = outcomes.iter().map(|o| o.found).sum::<u64>();
+        let later = outcomes.into_iter().flat_map(|o| o.later);
         for (level, i) in later {
             levels.entry(level).or_default().push(i);
         }
