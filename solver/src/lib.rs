@@ -23,9 +23,11 @@
 //! the longest distance. What is never decided is a draw.
 //!
 //! Where the parts live: the working cell (value and counter) in `cell.rs`,
-//! the sweep and the level loop in `solve.rs`, one level's work (a
-//! prefetching pipeline over the frontier) in `propagate.rs`, the
-//! predecessor indices in `jungletb_indexer::Neighbours`.
+//! the sweep and the level loop in `solve.rs`, which thread takes which
+//! slots of a level (and where updates may skip locked instructions) in
+//! `schedule.rs`, one level's work (a prefetching pipeline over the
+//! frontier) in `propagate.rs`, the predecessor indices in
+//! `jungletb_indexer::Neighbours`.
 
 #![warn(missing_debug_implementations)]
 

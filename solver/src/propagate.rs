@@ -193,13 +193,14 @@ fn count_down(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mu
 }
 
 /// [`set_win`] (`w == 0`) or [`count_down`] (by `w`) when no other thread
-/// touches the cells (a solve on one thread): plain loads and stores
+/// touches the cells (a solve on one thread, or see `schedule.rs`): plain loads and stores
 /// instead of locked read-modify-writes, which on x86 also keep the loads
 /// after them waiting, so the batch's cell reads overlap less. Measured on
 /// one thread, old and new builds alternated four times: propagation of
 /// ELvTR 0.501-0.509 s -> 0.428-0.431 s, TRvTR 0.316-0.319 -> 0.275-0.279 s.
-/// The same decisions as the shared path (tested: one and three threads
-/// write identical tables).
+/// The same decisions as the shared path (tested: one, two and three
+/// threads write identical tables). Two threads use it too, while each
+/// writes only cells the other never writes (see `schedule.rs`).
 #[inline(always)]
 fn update_alone(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
     let cur = slot.load(Relaxed);
@@ -267,6 +268,13 @@ fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u32, batch: &mut Batch) {
         .expect("N is the piece count");
     ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
         let slot = near.index_after(code, from) as u32;
+        // What lets two threads update without locked instructions (see
+        // `schedule.rs`): a predecessor lies in the other side's half.
+        debug_assert!(
+            ctx.index.white_to_move_only()
+                || (u64::from(slot) < ctx.index.size() / 2)
+                    != (u64::from(c) < ctx.index.size() / 2)
+        );
         prefetch(&ctx.cells[slot as usize]);
         batch.push(Update { slot, decrement });
     });
