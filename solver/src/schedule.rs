@@ -112,6 +112,7 @@ impl Segment {
     /// Before a helper updates cells here: no plain updates any more.
     /// Waits while the owner is inside a plain chunk.
     fn lock(&self) {
+        let mut spins = 0u32;
         loop {
             match self.state.load(Ordering::Acquire) {
                 Self::LOCKED => return,
@@ -134,7 +135,16 @@ impl Segment {
                         Ordering::Relaxed,
                     );
                 }
-                _ => std::hint::spin_loop(),
+                _ => {
+                    // The owner's chunk takes microseconds; give the core
+                    // away if it is not running (more threads than cores).
+                    spins += 1;
+                    if spins.is_multiple_of(1024) {
+                        std::thread::yield_now();
+                    } else {
+                        std::hint::spin_loop();
+                    }
+                }
             }
         }
     }
