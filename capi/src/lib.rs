@@ -154,6 +154,8 @@ pub unsafe extern "C" fn jtb_open_with(
                 max_mapped_bytes: o.max_mapped_bytes,
                 max_open_files: o.max_open_files,
                 max_decoded_bytes: o.max_decoded_bytes,
+                // Not in the C struct (its layout is the ABI): plain first.
+                prefer_compressed: false,
             }
         };
         let mut parts = spec.split(';');

@@ -102,6 +102,10 @@ pub struct TablebaseOptions {
     /// 1 byte). Beyond it, blocks are decoded on every probe that needs them
     /// (default: 1 GiB; 0 keeps none).
     pub max_decoded_bytes: u64,
+    /// Where a material has both a plain and a compressed table, read the
+    /// compressed one (default: the plain one, which is faster to read; set
+    /// it to examine what a compressed table answers beside its original).
+    pub prefer_compressed: bool,
 }
 
 impl Default for TablebaseOptions {
@@ -111,6 +115,7 @@ impl Default for TablebaseOptions {
             max_mapped_bytes: u64::MAX,
             max_open_files: 512,
             max_decoded_bytes: 1 << 30,
+            prefer_compressed: false,
         }
     }
 }
@@ -294,7 +299,8 @@ impl Tablebase {
     }
 
     /// Opens the table of canonical material `m`: the plain file if there is
-    /// one, else the compressed one; mapped or read by positional reads as
+    /// one, else the compressed one (the other way round with
+    /// [`TablebaseOptions::prefer_compressed`]); mapped or read by positional reads as
     /// the options and caps allow, calling `make_room` (which closes a
     /// table and says whether it could) until it fits. Returns the table
     /// and what it holds against the caps.
@@ -305,14 +311,13 @@ impl Tablebase {
         verified: Option<FileStamp>,
     ) -> (Result<Table, TableError>, Option<Cost>) {
         let plain = table_path(&self.dir, m);
-        let path = if plain.exists() {
-            plain
-        } else {
-            let compressed = compressed_table_path(&self.dir, m);
-            if !compressed.exists() {
-                return (Err(TableError::Missing(plain)), None);
-            }
-            compressed
+        let compressed = compressed_table_path(&self.dir, m);
+        let mut choices = [plain, compressed];
+        if self.options.prefer_compressed {
+            choices.reverse();
+        }
+        let Some(path) = choices.iter().find(|p| p.exists()).cloned() else {
+            return (Err(TableError::Missing(table_path(&self.dir, m))), None);
         };
         let len = match std::fs::metadata(&path) {
             Ok(md) => md.len(),

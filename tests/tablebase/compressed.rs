@@ -155,6 +155,34 @@ fn limits_switch_to_positional_reads_then_evict() {
     );
 }
 
+/// Where both forms of a table lie side by side, the plain one is read
+/// unless `prefer_compressed` asks for the other; both answer the same.
+#[test]
+fn prefer_compressed_picks_the_compressed_form_of_a_pair() {
+    let rules = Ruleset::standard();
+    let root = tempfile::tempdir().unwrap();
+    let dst = table_dir(root.path(), &rules);
+    std::fs::create_dir_all(&dst).unwrap();
+    let src = table_dir(fixture::standard(), &rules);
+    let cdir = table_dir(compressed_root(), &rules);
+    let m: Material = "ELvR".parse().unwrap();
+    for (from, name) in [(&src, format!("{m}.jtb")), (&cdir, format!("{m}.jtbz"))] {
+        std::fs::copy(from.join(&name), dst.join(&name)).unwrap();
+    }
+    let open = |prefer_compressed| {
+        let options = TablebaseOptions {
+            prefer_compressed,
+            ..TablebaseOptions::default()
+        };
+        Tablebase::with_dir_and_options(dst.clone(), rules.clone(), options)
+    };
+    let (plain, compressed) = (open(false), open(true));
+    assert!(!plain.table(m).unwrap().is_compressed());
+    assert!(compressed.table(m).unwrap().is_compressed());
+    let pos: Position = "7/7/7/7/3r3/7/7/7/E1L4 w".parse().unwrap();
+    assert_eq!(compressed.probe(&pos).unwrap(), plain.probe(&pos).unwrap());
+}
+
 /// Rewrites `header` into `bytes` with the payload length and both
 /// checksums matching the (corrupted) bytes: only the decoders can notice
 /// the damage then.

@@ -67,7 +67,16 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
             .parent()
             .unwrap_or(std::path::Path::new("."))
             .to_path_buf();
-        let tb = jungletb_format::Tablebase::with_dir(dir, rules.clone());
+        // The named file, not its plain original if both are there.
+        let named_compressed = a.file.extension().is_some_and(|e| e == "jtbz");
+        let tb = jungletb_format::Tablebase::with_dir_and_options(
+            dir,
+            rules.clone(),
+            jungletb_format::TablebaseOptions {
+                prefer_compressed: named_compressed,
+                ..Default::default()
+            },
+        );
         Some(histogram(&tb, h.material).map_err(|e| e.to_string())?)
     } else {
         None
