@@ -275,4 +275,49 @@ mod tests {
             }
         }
     }
+
+    /// The handover: one side's chunks are slow, so the other thread
+    /// finishes first and must lock that segment to help. No plain chunk
+    /// of a segment may run while any other chunk of the same segment runs
+    /// (they would write the same half), and the help must have happened
+    /// (else the test proves nothing).
+    #[test]
+    fn a_helper_never_overlaps_a_plain_chunk() {
+        use std::sync::atomic::AtomicU64;
+        let slots = 40 * CHUNK;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let schedule = Schedule::new(slots, 2, true);
+        let clock = AtomicU64::new(0);
+        // Per chunk: segment, shared, start and end ticks.
+        let runs: Vec<Vec<(usize, bool, u64, u64)>> = pool.install(|| {
+            schedule.run(|chunk, shared, out: &mut Vec<(usize, bool, u64, u64)>| {
+                let segment = usize::from(chunk.start >= slots / 2);
+                let start = clock.fetch_add(1, Ordering::SeqCst);
+                if segment == 1 {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                let end = clock.fetch_add(1, Ordering::SeqCst);
+                out.push((segment, shared, start, end));
+            })
+        });
+        let all: Vec<_> = runs.iter().flatten().copied().collect();
+        assert_eq!(all.len(), 40);
+        let helped = runs[0].iter().filter(|r| r.0 == 1).count();
+        assert!(helped > 0, "thread 0 never helped with segment 1");
+        assert!(runs[0].iter().filter(|r| r.0 == 1).all(|r| r.1));
+        for (k, a) in all.iter().enumerate() {
+            for b in &all[k + 1..] {
+                let overlap = a.2 < b.3 && b.2 < a.3;
+                if a.0 == b.0 && overlap {
+                    assert!(
+                        a.1 && b.1,
+                        "a plain chunk overlapped another of its segment"
+                    );
+                }
+            }
+        }
+    }
 }
