@@ -39,34 +39,51 @@ impl Frontier {
 
     /// Takes the slots of `range` out of the set, calling `f` with each in
     /// increasing order. Ranges taken at the same time must not overlap,
-    /// and nobody may insert into the set meanwhile. Words shared with
-    /// another range (at its ends) are cleared bit by bit with a locked
-    /// instruction; whole words with a plain store.
+    /// and nobody may insert into the set meanwhile. Only the words at the
+    /// range's ends can be shared with another range: their bits are
+    /// cleared with a locked instruction, the words between with a plain
+    /// store (the loop every level runs over the whole bitmap).
     #[inline]
     pub(crate) fn drain(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u32)) {
         if range.start >= range.end {
             return;
         }
         let (first, last) = (range.start / 64, (range.end - 1) / 64);
-        for w in first..=last {
-            let lo = if w == first { range.start % 64 } else { 0 };
-            let hi = if w == last { (range.end - 1) % 64 } else { 63 };
-            let mask = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+        let low = u64::MAX << (range.start % 64);
+        let high = u64::MAX >> (63 - (range.end - 1) % 64);
+        if first == last {
+            self.drain_part(first, low & high, &mut f);
+            return;
+        }
+        self.drain_part(first, low, &mut f);
+        for w in first + 1..last {
             let word = &self.words[w as usize];
-            let mut bits = word.load(Relaxed) & mask;
-            if bits == 0 {
-                continue;
-            }
-            if mask == u64::MAX {
+            let bits = word.load(Relaxed);
+            if bits != 0 {
                 word.store(0, Relaxed);
-            } else {
-                bits = word.fetch_and(!mask, Relaxed) & mask;
-            }
-            while bits != 0 {
-                f((w * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
+                each_bit(w, bits, &mut f);
             }
         }
+        self.drain_part(last, high, &mut f);
+    }
+
+    /// Takes the slots of word `w` under `mask` (the rest of the word may
+    /// belong to a range another thread takes at the same time).
+    #[inline]
+    fn drain_part(&self, w: u64, mask: u64, f: &mut impl FnMut(u32)) {
+        let word = &self.words[w as usize];
+        if word.load(Relaxed) & mask != 0 {
+            each_bit(w, word.fetch_and(!mask, Relaxed) & mask, f);
+        }
+    }
+}
+
+/// Calls `f` with the slot of every set bit of word `w`'s `bits`, in order.
+#[inline]
+fn each_bit(w: u64, mut bits: u64, f: &mut impl FnMut(u32)) {
+    while bits != 0 {
+        f((w * 64) as u32 + bits.trailing_zeros());
+        bits &= bits - 1;
     }
 }
 

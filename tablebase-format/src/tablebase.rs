@@ -312,12 +312,17 @@ impl Tablebase {
     ) -> (Result<Table, TableError>, Option<Cost>) {
         let plain = table_path(&self.dir, m);
         let compressed = compressed_table_path(&self.dir, m);
-        let mut choices = [plain, compressed];
-        if self.options.prefer_compressed {
-            choices.reverse();
-        }
-        let Some(path) = choices.iter().find(|p| p.exists()).cloned() else {
-            return (Err(TableError::Missing(table_path(&self.dir, m))), None);
+        let (first, second) = if self.options.prefer_compressed {
+            (compressed, plain)
+        } else {
+            (plain, compressed)
+        };
+        let path = match (first.exists(), second.exists()) {
+            (true, _) => first,
+            (false, true) => second,
+            (false, false) => {
+                return (Err(TableError::Missing(table_path(&self.dir, m))), None);
+            }
         };
         let len = match std::fs::metadata(&path) {
             Ok(md) => md.len(),
