@@ -116,6 +116,14 @@ int jtb_default_options(jtb_options *out);
  * JTB_ERR_ARGUMENT. */
 jtb_tablebase *jtb_open_with(const char *dir, const char *ruleset, const jtb_options *options);
 
+/* Flags of jtb_open_with_flags. */
+#define JTB_PREFER_COMPRESSED 1u /* where both X.jtb and X.jtbz exist, read X.jtbz (default: X.jtb) */
+
+/* jtb_open_with and flags (0 for none; JTB_PREFER_COMPRESSED). An unknown
+ * flag is JTB_ERR_ARGUMENT (NULL returned). */
+jtb_tablebase *jtb_open_with_flags(const char *dir, const char *ruleset,
+                                   const jtb_options *options, unsigned int flags);
+
 /* Frees a tablebase (NULL is allowed). No other thread may be probing it. */
 void jtb_close(jtb_tablebase *tb);
 

@@ -13,7 +13,7 @@ use args::{
 use jungletb_format::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Ruleset};
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, c_uint};
 
 /// Success.
 pub const JTB_OK: c_int = 0;
@@ -31,6 +31,12 @@ pub const JTB_ERR_RULESET: c_int = 5;
 pub const JTB_ERR_MISSING: c_int = 6;
 /// The output buffer is too small (the size needed is reported).
 pub const JTB_ERR_BUFFER: c_int = 7;
+/// Flag of [`jtb_open_with_flags`]: where a material has both a plain and
+/// a compressed table, read the compressed one (`prefer_compressed` in
+/// Rust).
+pub const JTB_PREFER_COMPRESSED: c_uint = 1;
+/// Every flag [`jtb_open_with_flags`] knows.
+const KNOWN_FLAGS: c_uint = JTB_PREFER_COMPRESSED;
 /// Most legal moves a position can have (8 pieces, 4 directions each).
 pub const JTB_MAX_MOVES: usize = 32;
 
@@ -127,15 +133,43 @@ pub unsafe extern "C" fn jtb_open_with(
     ruleset: *const c_char,
     options: *const JtbOptions,
 ) -> *mut JtbTablebase {
+    // SAFETY: per this function's contract.
+    unsafe { jtb_open_with_flags(dir, ruleset, options, 0) }
+}
+
+/// [`jtb_open_with`] with flags ([`JTB_PREFER_COMPRESSED`]; 0 for none);
+/// NULL on error, an unknown flag included. Options that are not numbers
+/// or caps come as flags so that `jtb_options`, whose layout is the ABI,
+/// never changes.
+///
+/// # Safety
+/// As [`jtb_open_with`].
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open_with_flags(
+    dir: *const c_char,
+    ruleset: *const c_char,
+    options: *const JtbOptions,
+    flags: c_uint,
+) -> *mut JtbTablebase {
     let mut out = std::ptr::null_mut();
     guard(|| {
+        if flags & !KNOWN_FLAGS != 0 {
+            return fail(
+                JTB_ERR_ARGUMENT,
+                format!("unknown flags {:#x}", flags & !KNOWN_FLAGS),
+            );
+        }
+        let prefer_compressed = flags & JTB_PREFER_COMPRESSED != 0;
         // SAFETY: per this function's contract.
         let (dir, spec) = match unsafe { (text(dir), text(ruleset)) } {
             (Ok(d), Ok(r)) => (d, r),
             (Err(c), _) | (_, Err(c)) => return c,
         };
         let options = if options.is_null() {
-            TablebaseOptions::default()
+            TablebaseOptions {
+                prefer_compressed,
+                ..TablebaseOptions::default()
+            }
         } else {
             // SAFETY: non-NULL and, per this function's contract, valid.
             let o = unsafe { options.read() };
@@ -154,8 +188,7 @@ pub unsafe extern "C" fn jtb_open_with(
                 max_mapped_bytes: o.max_mapped_bytes,
                 max_open_files: o.max_open_files,
                 max_decoded_bytes: o.max_decoded_bytes,
-                // Not in the C struct (its layout is the ABI): plain first.
-                prefer_compressed: false,
+                prefer_compressed,
             }
         };
         let mut parts = spec.split(';');

@@ -282,3 +282,51 @@ fn options_choose_the_backend_and_limits() {
         assert!(last_error().contains("backend"), "{}", last_error());
     }
 }
+
+/// `JTB_PREFER_COMPRESSED` reads the `.jtbz` of a pair: a damaged one
+/// beside an intact `.jtb` goes unnoticed without the flag and fails with
+/// it; unknown flags are refused.
+#[test]
+fn flags_choose_the_compressed_form() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let standard = dir.path().join("standard");
+    assert!(standard.join("EvR.jtb").exists());
+    std::fs::write(standard.join("EvR.jtbz"), b"not a table").unwrap();
+    let text = c("7/7/7/7/7/7/2E4/7/6r b");
+    let (mut wdl, mut plies) = (9 as c_int, 9 as c_int);
+    unsafe {
+        for options in [std::ptr::null(), &{
+            let mut o = std::mem::zeroed::<JtbOptions>();
+            assert_eq!(jtb_default_options(&mut o), JTB_OK);
+            o
+        } as *const JtbOptions]
+        {
+            let tb = jtb_open_with_flags(root.as_ptr(), c("standard").as_ptr(), options, 0);
+            assert!(!tb.is_null(), "{}", last_error());
+            assert_eq!(jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies), JTB_OK);
+            assert_eq!((wdl, plies), (1, 5));
+            jtb_close(tb);
+            let tb = jtb_open_with_flags(
+                root.as_ptr(),
+                c("standard").as_ptr(),
+                options,
+                JTB_PREFER_COMPRESSED,
+            );
+            assert!(!tb.is_null(), "{}", last_error());
+            assert_eq!(
+                jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies),
+                JTB_ERR_TABLE
+            );
+            assert!(last_error().contains("EvR.jtbz"), "{}", last_error());
+            jtb_close(tb);
+        }
+        let tb = jtb_open_with_flags(root.as_ptr(), c("standard").as_ptr(), std::ptr::null(), 6);
+        assert!(tb.is_null());
+        assert!(
+            last_error().contains("unknown flags 0x6"),
+            "{}",
+            last_error()
+        );
+    }
+}
