@@ -22,7 +22,8 @@
 //! Work is bounded: probes run on at most [`ServerConfig::workers`] blocking
 //! threads, at most [`ServerConfig::queue`] requests wait for one (503
 //! beyond), at most [`ServerConfig::max_connections`] connections are open
-//! (each closed after [`ServerConfig::idle_timeout`] without traffic), and
+//! (each closed after [`ServerConfig::idle_timeout`] without traffic, unless
+//! a request of it is being answered), and
 //! the response cache is bounded by entries and bytes.
 //!
 //! ```no_run
@@ -41,7 +42,7 @@ mod page;
 mod routes;
 mod state;
 
-pub use listener::BoundedListener;
+pub use listener::{track_requests, Answering, BoundedListener};
 pub use routes::router;
 pub use state::{AppState, Served};
 
@@ -59,9 +60,9 @@ pub struct ServerConfig {
     pub queue: usize,
     /// Connections open at once; more wait to be accepted.
     pub max_connections: usize,
-    /// A connection with nothing read or written for this long is closed.
-    /// An answer being computed moves no bytes, so keep it above the
-    /// longest computation (`stats` of a 5-piece table takes seconds).
+    /// A connection with nothing read or written for this long is closed,
+    /// unless one of its requests is being answered (a long computation
+    /// moves no bytes but is not idleness).
     pub idle_timeout: std::time::Duration,
     /// Cached answers (0: no cache).
     pub cache_entries: usize,
@@ -105,10 +106,10 @@ pub async fn serve(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(state(rulesets, &config));
+    let app = track_requests(router(state(rulesets, &config)));
     axum::serve(
         BoundedListener::new(listener, config.max_connections, config.idle_timeout),
-        app,
+        app.into_make_service_with_connect_info::<Answering>(),
     )
     .with_graceful_shutdown(shutdown)
     .await

@@ -2,12 +2,15 @@
 //! beyond it, new connections wait in the kernel's accept queue instead of
 //! each costing the server buffers and a task. A connection on which
 //! nothing is read or written for the idle timeout is closed, so clients
-//! that connect and say nothing (or trickle bytes) cannot keep the places.
+//! that connect and say nothing (or trickle bytes) cannot keep the places,
+//! unless a request of that connection is being answered
+//! ([`track_requests`]): a long computation is not idleness.
 
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -16,7 +19,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 
-/// [`TcpListener`] with a bound on open connections.
+/// [`TcpListener`] with a bound on open connections. Serve
+/// [`track_requests`]`(app)` with connection information [`Answering`] so
+/// that connections are not closed as idle while answering.
 #[derive(Debug)]
 pub struct BoundedListener {
     inner: TcpListener,
@@ -43,6 +48,50 @@ pub struct BoundedStream {
     _permit: OwnedSemaphorePermit,
     idle: Duration,
     deadline: Pin<Box<Sleep>>,
+    answering: Answering,
+}
+
+/// How many requests of one connection are being answered (shared by the
+/// connection and, through [`track_requests`], its requests).
+#[derive(Debug, Clone, Default)]
+pub struct Answering(Arc<AtomicUsize>);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, BoundedListener>>
+    for Answering
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, BoundedListener>) -> Self {
+        stream.io().answering.clone()
+    }
+}
+
+/// Counts a request as being answered until dropped.
+struct AnsweringGuard(Arc<AtomicUsize>);
+
+impl Drop for AnsweringGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// `app` with each request counted as being answered on its connection
+/// while its handler runs, so that [`BoundedListener`] does not close the
+/// connection as idle meanwhile. Serve the result with
+/// `into_make_service_with_connect_info::<Answering>()`; without that
+/// connection information (as in `Router::oneshot`) requests pass as they
+/// are.
+pub fn track_requests(app: axum::Router) -> axum::Router {
+    app.layer(axum::middleware::from_fn(
+        |req: axum::extract::Request, next: axum::middleware::Next| async move {
+            let _guard = req
+                .extensions()
+                .get::<axum::extract::ConnectInfo<Answering>>()
+                .map(|info| {
+                    info.0 .0.fetch_add(1, Ordering::Relaxed);
+                    AnsweringGuard(Arc::clone(&info.0 .0))
+                });
+            next.run(req).await
+        },
+    ))
 }
 
 impl BoundedStream {
@@ -59,9 +108,20 @@ impl BoundedStream {
                 self.deadline.as_mut().reset(at);
                 Poll::Ready(r)
             }
-            Poll::Pending if self.deadline.as_mut().poll(cx).is_ready() => Poll::Ready(Err(
-                io::Error::new(io::ErrorKind::TimedOut, "connection idle for too long"),
-            )),
+            Poll::Pending if self.deadline.as_mut().poll(cx).is_ready() => {
+                if self.answering.0.load(Ordering::Relaxed) == 0 {
+                    return Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "connection idle for too long",
+                    )));
+                }
+                // A request is being answered: look again one timeout on
+                // (polling the new deadline asks to be woken then).
+                let at = Instant::now() + self.idle;
+                self.deadline.as_mut().reset(at);
+                let _ = self.deadline.as_mut().poll(cx);
+                Poll::Pending
+            }
             Poll::Pending => Poll::Pending,
         }
     }
@@ -86,6 +146,7 @@ impl axum::serve::Listener for BoundedListener {
                             _permit: permit,
                             idle: self.idle,
                             deadline: Box::pin(tokio::time::sleep(self.idle)),
+                            answering: Answering::default(),
                         },
                         addr,
                     );
@@ -129,5 +190,78 @@ impl AsyncWrite for BoundedStream {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Serves `GET /slow`, answered after `work`, on a listener closing
+    /// connections idle for `idle`; returns what a client reads back.
+    async fn slow_request(idle: Duration, work: Duration) -> String {
+        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = tcp.local_addr().unwrap();
+        let app = axum::Router::new().route(
+            "/slow",
+            axum::routing::get(move || async move {
+                tokio::time::sleep(work).await;
+                "done"
+            }),
+        );
+        let server = tokio::spawn(async move {
+            axum::serve(
+                BoundedListener::new(tcp, 4, idle),
+                track_requests(app).into_make_service_with_connect_info::<Answering>(),
+            )
+            .await
+            .unwrap()
+        });
+        let mut client = TcpStream::connect(addr).await.unwrap();
+        client
+            .write_all(b"GET /slow HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = client.read_to_end(&mut answer).await;
+        server.abort();
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    /// A client that sends half a request and falls silent is still closed
+    /// (no request is being answered).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn half_a_request_is_idleness() {
+        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = tcp.local_addr().unwrap();
+        let app = axum::Router::new().route("/", axum::routing::get(|| async { "hi" }));
+        let server = tokio::spawn(async move {
+            axum::serve(
+                BoundedListener::new(tcp, 4, Duration::from_millis(200)),
+                track_requests(app).into_make_service_with_connect_info::<Answering>(),
+            )
+            .await
+            .unwrap()
+        });
+        let mut client = TcpStream::connect(addr).await.unwrap();
+        client.write_all(b"GET / HTTP/1.1\r\nHo").await.unwrap();
+        let start = std::time::Instant::now();
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), client.read_to_end(&mut answer));
+        assert!(read.await.is_ok(), "the silent client is never closed");
+        assert!(start.elapsed() >= Duration::from_millis(150));
+        server.abort();
+    }
+
+    /// A request whose answer takes longer than the idle timeout is
+    /// answered: the connection is busy, not idle.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_long_computation_is_not_idleness() {
+        let answer = slow_request(Duration::from_millis(200), Duration::from_millis(800)).await;
+        assert!(
+            answer.starts_with("HTTP/1.1 200") && answer.ends_with("done"),
+            "{answer:?}"
+        );
     }
 }

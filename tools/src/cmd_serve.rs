@@ -29,7 +29,8 @@ pub struct Args {
     /// Connections open at once; more wait in the kernel's accept queue.
     #[arg(long, default_value_t = 4096, value_name = "N")]
     max_connections: usize,
-    /// Seconds a connection may stay without traffic before it is closed.
+    /// Seconds a connection may stay without traffic before it is closed
+    /// (not while one of its requests is being answered).
     #[arg(long, default_value_t = 60, value_name = "SECONDS")]
     idle_timeout: u64,
     /// Cached answers (0: no cache).
