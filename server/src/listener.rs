@@ -64,6 +64,19 @@ impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Boun
     }
 }
 
+impl Answering {
+    /// Counts one more request as being answered, until the guard drops.
+    fn enter(&self) -> AnsweringGuard {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        AnsweringGuard(Arc::clone(&self.0))
+    }
+
+    /// True while some request of the connection is being answered.
+    fn any(&self) -> bool {
+        self.0.load(Ordering::Relaxed) > 0
+    }
+}
+
 /// Counts a request as being answered until dropped.
 struct AnsweringGuard(Arc<AtomicUsize>);
 
@@ -85,10 +98,7 @@ pub fn track_requests(app: axum::Router) -> axum::Router {
             let _guard = req
                 .extensions()
                 .get::<axum::extract::ConnectInfo<Answering>>()
-                .map(|info| {
-                    info.0 .0.fetch_add(1, Ordering::Relaxed);
-                    AnsweringGuard(Arc::clone(&info.0 .0))
-                });
+                .map(|info| info.0.enter());
             next.run(req).await
         },
     ))
@@ -109,7 +119,7 @@ impl BoundedStream {
                 Poll::Ready(r)
             }
             Poll::Pending if self.deadline.as_mut().poll(cx).is_ready() => {
-                if self.answering.0.load(Ordering::Relaxed) == 0 {
+                if !self.answering.any() {
                     return Poll::Ready(Err(io::Error::new(
                         io::ErrorKind::TimedOut,
                         "connection idle for too long",
@@ -198,18 +208,14 @@ mod tests {
     use super::*;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    /// Serves `GET /slow`, answered after `work`, on a listener closing
-    /// connections idle for `idle`; returns what a client reads back.
-    async fn slow_request(idle: Duration, work: Duration) -> String {
+    /// Serves `app` (with requests tracked) on a listener closing
+    /// connections idle for `idle`; returns its address and its task.
+    async fn spawn_server(
+        app: axum::Router,
+        idle: Duration,
+    ) -> (SocketAddr, tokio::task::JoinHandle<()>) {
         let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = tcp.local_addr().unwrap();
-        let app = axum::Router::new().route(
-            "/slow",
-            axum::routing::get(move || async move {
-                tokio::time::sleep(work).await;
-                "done"
-            }),
-        );
         let server = tokio::spawn(async move {
             axum::serve(
                 BoundedListener::new(tcp, 4, idle),
@@ -218,32 +224,15 @@ mod tests {
             .await
             .unwrap()
         });
-        let mut client = TcpStream::connect(addr).await.unwrap();
-        client
-            .write_all(b"GET /slow HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-            .await
-            .unwrap();
-        let mut answer = Vec::new();
-        let _ = client.read_to_end(&mut answer).await;
-        server.abort();
-        String::from_utf8_lossy(&answer).into_owned()
+        (addr, server)
     }
 
     /// A client that sends half a request and falls silent is still closed
     /// (no request is being answered).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn half_a_request_is_idleness() {
-        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = tcp.local_addr().unwrap();
         let app = axum::Router::new().route("/", axum::routing::get(|| async { "hi" }));
-        let server = tokio::spawn(async move {
-            axum::serve(
-                BoundedListener::new(tcp, 4, Duration::from_millis(200)),
-                track_requests(app).into_make_service_with_connect_info::<Answering>(),
-            )
-            .await
-            .unwrap()
-        });
+        let (addr, server) = spawn_server(app, Duration::from_millis(200)).await;
         let mut client = TcpStream::connect(addr).await.unwrap();
         client.write_all(b"GET / HTTP/1.1\r\nHo").await.unwrap();
         let start = std::time::Instant::now();
@@ -258,7 +247,23 @@ mod tests {
     /// answered: the connection is busy, not idle.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_long_computation_is_not_idleness() {
-        let answer = slow_request(Duration::from_millis(200), Duration::from_millis(800)).await;
+        let app = axum::Router::new().route(
+            "/slow",
+            axum::routing::get(|| async {
+                tokio::time::sleep(Duration::from_millis(800)).await;
+                "done"
+            }),
+        );
+        let (addr, server) = spawn_server(app, Duration::from_millis(200)).await;
+        let mut client = TcpStream::connect(addr).await.unwrap();
+        client
+            .write_all(b"GET /slow HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = client.read_to_end(&mut answer).await;
+        server.abort();
+        let answer = String::from_utf8_lossy(&answer);
         assert!(
             answer.starts_with("HTTP/1.1 200") && answer.ends_with("done"),
             "{answer:?}"
