@@ -3,7 +3,8 @@
 //! latency distribution of single probes; for plain tables, compressed
 //! tables through memory maps and compressed tables through positional
 //! reads. Prints bits per position of both compressed streams and the
-//! compressed / plain rate ratio. `JUNGLETB_BENCH_TABLES` and
+//! compressed / plain rate ratio, over all the tables and over the tables
+//! up to 3 pieces alone (in the caches). `JUNGLETB_BENCH_TABLES` and
 //! `JUNGLETB_BENCH_COMPRESSED` point it at larger sets (see `setup`).
 
 use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
@@ -162,6 +163,41 @@ fn main() {
         "compressed without kept blocks / plain, 1 thread: probe_wdl {:.2}x, probe {:.2}x",
         results[2].wdl / results[0].wdl,
         results[2].dtm / results[0].dtm
+    );
+    // The same two setups on the tables up to 3 pieces only (a few MB in
+    // all, so in the caches after the warm-up): what an engine probing a
+    // small working set of tables sees, against the whole set's spread.
+    let small: Vec<Material> = setup
+        .materials
+        .iter()
+        .copied()
+        .filter(|m| m.piece_count() <= 3)
+        .collect();
+    let in_cache = random_positions(&small, &rules, PROBES);
+    let wdl_rate = |tb: &Tablebase| {
+        in_cache.iter().for_each(|p| {
+            tb.probe_wdl(p).unwrap();
+        });
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                let sum: i64 = in_cache
+                    .iter()
+                    .map(|p| tb.probe_wdl(p).unwrap() as i64)
+                    .sum();
+                std::hint::black_box(sum);
+                t.elapsed()
+            })
+            .min()
+            .map(|d| in_cache.len() as f64 / d.as_secs_f64() / 1e6)
+            .unwrap()
+    };
+    let (plain_small, packed_small) = (wdl_rate(&setups[0].1), wdl_rate(&setups[2].1));
+    println!(
+        "tables up to 3 pieces only ({} tables, in the caches), probe_wdl, 1 thread: \
+         plain {plain_small:.2} M probes/s, compressed without kept blocks {packed_small:.2} M probes/s ({:.2}x)",
+        small.len(),
+        packed_small / plain_small
     );
     // The compressed tables answer like the plain ones.
     for p in positions.iter().take(100_000) {
