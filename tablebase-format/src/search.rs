@@ -175,7 +175,7 @@ impl Tablebase {
         let done = |b: Option<Wdl>| b == Some(Wdl::Win) || enough.is_some_and(|e| b >= Some(e));
         let mut best = floor;
         let mut error = None;
-        self.move_tables().for_each_move(pos, |mv| {
+        self.move_tables().for_each_tactical_move(pos, |mv| {
             if done(best) || error.is_some() {
                 return;
             }
