@@ -218,3 +218,61 @@ fn the_compress_check_catches_wrong_answers() {
     }
     assert!(caught > 0, "no material differs between the rule sets");
 }
+
+/// `verify_material` reads compressed tables (here every table is one, with
+/// and without don't-cares) into memory and checks them like plain ones:
+/// every fixture table passes with as many positions as its plain form, and
+/// a distance changed in a compressed table is found.
+#[test]
+fn verify_checks_compressed_tables_like_plain_ones() {
+    use jungletb::format::{encoding, write_table};
+    use jungletb::indexer::PositionIndex;
+    use jungletb::solver::verify_material;
+    let rules = Ruleset::standard();
+    let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
+    let (dc, exact) = roots();
+    for root in [dc.path(), exact.path()] {
+        let packed = Tablebase::open(root, rules.clone()).unwrap();
+        for name in fixture::THREE_PIECE {
+            let m = name.parse::<Material>().unwrap().canonical().0;
+            assert!(packed.table(m).unwrap().is_compressed());
+            let (want, got) = (
+                verify_material(&plain, m).unwrap(),
+                verify_material(&packed, m).unwrap(),
+            );
+            assert_eq!(got.mismatches, 0, "{m}: {:?}", got.examples);
+            assert_eq!(got.positions, want.positions, "{m}");
+        }
+    }
+
+    // The compressed tables without don't-cares, ELvR's with one win made
+    // two plies longer.
+    let m: Material = "ELvR".parse().unwrap();
+    let mut raw = plain.table(m).unwrap().raw_values().unwrap();
+    let slot = raw
+        .iter()
+        .position(|&v| matches!(encoding::decode(v), Some(Value::Win(k)) if k > 5))
+        .expect("a win longer than 5 plies");
+    let Some(Value::Win(k)) = encoding::decode(raw[slot]) else {
+        unreachable!()
+    };
+    raw[slot] = encoding::encode(Value::Win(k + 2)).unwrap();
+    let changed_plain = tempfile::tempdir().unwrap();
+    let index = PositionIndex::new(m, &rules).unwrap();
+    let path = write_table(changed_plain.path(), &rules, &index, &raw)
+        .unwrap()
+        .path;
+    let changed = tempfile::tempdir().unwrap();
+    let dir = table_dir(changed.path(), &rules);
+    std::fs::create_dir_all(&dir).unwrap();
+    for path in table_files(&table_dir(exact.path(), &rules)).unwrap() {
+        if path.file_stem().unwrap() != "ELvR" {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    write_compressed_table(&dir, &Table::open_any(&path).unwrap(), 3, None).unwrap();
+    let tb = Tablebase::open(changed.path(), rules.clone()).unwrap();
+    assert!(tb.table(m).unwrap().is_compressed());
+    let report = verify_material(&tb, m).unwrap();
+    assert!(report.mismatches >= 1, "the changed value went unnoticed");
+}
