@@ -31,7 +31,7 @@ pub struct VerifyReport {
 /// probe by probe; see the README for the figures since).
 pub fn verify_material(tb: &Tablebase, material: Material) -> Result<VerifyReport, SolveError> {
     let main = TableValues::open(tb, material)?;
-    let mut subs: Vec<Option<(TableValues, bool)>> = vec![None; 16];
+    let mut subs: Vec<Option<(TableValues, bool)>> = (0..16).map(|_| None).collect();
     for p in material.pieces() {
         if let Some(m) = material.without(p) {
             let (canonical, flip) = m.canonical();
@@ -122,24 +122,36 @@ fn successor(
 
 /// One table's values as probes answer them: read from a plain table slot
 /// by slot, or, for a compressed one, all read once into memory.
-#[derive(Clone)]
 struct TableValues {
     table: Arc<Table>,
     /// Every slot's value, for a compressed table.
-    in_memory: Option<Arc<[Option<Value>]>>,
+    in_memory: Option<Vec<Option<Value>>>,
 }
 
 impl TableValues {
     fn open(tb: &Tablebase, material: Material) -> Result<TableValues, SolveError> {
         let table = tb.table(material)?;
         let in_memory = if table.is_compressed() {
+            // Filled in place, range by range: one copy of the values.
             let n = table.index().size();
-            let chunk = 1u64 << 16;
-            let parts = (0..n.div_ceil(chunk))
-                .into_par_iter()
-                .map(|c| tb.values(material, c * chunk..((c + 1) * chunk).min(n)))
-                .collect::<Result<Vec<_>, _>>()?;
-            Some(parts.into_iter().flatten().collect())
+            let chunk = 1usize << 16;
+            let mut values = vec![None; n as usize];
+            values
+                .par_chunks_mut(chunk)
+                .enumerate()
+                .try_for_each(|(c, out)| {
+                    let start = (c * chunk) as u64;
+                    let read = tb.values(material, start..start + out.len() as u64)?;
+                    if read.len() != out.len() {
+                        return Err(SolveError::Table(TableError::Corrupt {
+                            path: table.path().to_path_buf(),
+                            what: format!("slots from {start}: {} values read", read.len()),
+                        }));
+                    }
+                    out.copy_from_slice(&read);
+                    Ok(())
+                })?;
+            Some(values)
         } else {
             None
         };
