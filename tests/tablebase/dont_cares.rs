@@ -225,7 +225,7 @@ fn the_compress_check_catches_wrong_answers() {
 /// a distance changed in a compressed table is found.
 #[test]
 fn verify_checks_compressed_tables_like_plain_ones() {
-    use jungletb::format::{encoding, write_table};
+    use jungletb::format::write_table;
     use jungletb::indexer::PositionIndex;
     use jungletb::solver::verify_material;
     let rules = Ruleset::standard();
@@ -249,14 +249,7 @@ fn verify_checks_compressed_tables_like_plain_ones() {
     // two plies longer.
     let m: Material = "ELvR".parse().unwrap();
     let mut raw = plain.table(m).unwrap().raw_values().unwrap();
-    let slot = raw
-        .iter()
-        .position(|&v| matches!(encoding::decode(v), Some(Value::Win(k)) if k > 5))
-        .expect("a win longer than 5 plies");
-    let Some(Value::Win(k)) = encoding::decode(raw[slot]) else {
-        unreachable!()
-    };
-    raw[slot] = encoding::encode(Value::Win(k + 2)).unwrap();
+    fixture::lengthen_a_win(&mut raw);
     let changed_plain = tempfile::tempdir().unwrap();
     let index = PositionIndex::new(m, &rules).unwrap();
     let path = write_table(changed_plain.path(), &rules, &index, &raw)

@@ -1,7 +1,8 @@
 //! Tables generated once per test run, shared by the tests of this binary.
 
+use jungletb::format::encoding;
 use jungletb::indexer::Material;
-use jungletb::rules::Ruleset;
+use jungletb::rules::{Ruleset, Value};
 use jungletb::solver::{generate, GenerateOptions};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -57,4 +58,19 @@ pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         seed ^= seed << 17;
         seed
     }
+}
+
+/// Makes the first win longer than 5 plies in `raw` (a table's raw values)
+/// two plies longer, as a wrong value `verify` must find; returns its slot
+/// and its true distance.
+pub fn lengthen_a_win(raw: &mut [u16]) -> (usize, u16) {
+    let slot = raw
+        .iter()
+        .position(|&v| matches!(encoding::decode(v), Some(Value::Win(k)) if k > 5))
+        .expect("a win longer than 5 plies");
+    let Some(Value::Win(k)) = encoding::decode(raw[slot]) else {
+        unreachable!()
+    };
+    raw[slot] = encoding::encode(Value::Win(k + 2)).unwrap();
+    (slot, k)
 }

@@ -2,7 +2,7 @@
 //! and finds a value changed in an otherwise valid, checksummed table.
 
 use crate::fixture;
-use jungletb::format::{encoding, table_dir, write_table, Tablebase};
+use jungletb::format::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::{Ruleset, Value};
 use jungletb::solver::verify_material;
@@ -36,14 +36,7 @@ fn verify_accepts_generated_tables_and_finds_a_changed_value() {
     }
     let m: Material = "ELvR".parse().unwrap();
     let mut raw = tb.table(m).unwrap().raw_values().unwrap();
-    let slot = raw
-        .iter()
-        .position(|&v| matches!(encoding::decode(v), Some(Value::Win(k)) if k > 5))
-        .expect("a win longer than 5 plies");
-    let Some(Value::Win(k)) = encoding::decode(raw[slot]) else {
-        unreachable!()
-    };
-    raw[slot] = encoding::encode(Value::Win(k + 2)).unwrap();
+    let (_, k) = fixture::lengthen_a_win(&mut raw);
     std::fs::remove_file(copy_dir.join("ELvR.jtb")).unwrap();
     let index = PositionIndex::new(m, &rules).unwrap();
     write_table(&copy_dir, &rules, &index, &raw).unwrap();
