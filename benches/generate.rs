@@ -14,7 +14,7 @@
 //! one solve and one sweep of `TRvTR` on one thread (see [`INNER`]) and
 //! prints instructions per position for both (about a minute more).
 
-use jungletb::format::{table_dir, write_table, Tablebase};
+use jungletb::tablebase::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::Ruleset;
 use jungletb::solver::{forward_sweep, generate, solve_material, GenerateOptions};

@@ -8,7 +8,7 @@
 //! `JUNGLETB_BENCH_COMPRESSED` point it at larger sets (see `setup`).
 
 use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
-use jungletb::format::{
+use jungletb::tablebase::{
     compressed_table_path, table_dir, table_files, table_path, write_compressed_table, Backend,
     Table, Tablebase, TablebaseOptions,
 };

@@ -4,7 +4,7 @@
 //! checksum checks) see the damage.
 
 use jungletb_format::compressed::reseal_checks;
-use jungletb_format::{
+use jungletb_tablebase::{
     table_dir, table_files, write_compressed_table, Header, Table, Tablebase,
 };
 use jungletb_indexer::Material;

@@ -2,7 +2,7 @@
 //! files give typed errors, never a panic and never an answer.
 
 use crate::fixture;
-use jungletb::format::{table_dir, Table, TableError, Tablebase};
+use jungletb::tablebase::{table_dir, Table, TableError, Tablebase};
 use jungletb::indexer::Material;
 use jungletb::rules::{Position, Ruleset};
 use std::path::{Path, PathBuf};
@@ -159,7 +159,7 @@ fn random_corruptions_never_open_and_never_panic() {
 /// `Tablebase` probe or through `verify` (exhaustive, not sampled).
 #[test]
 fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
-    use jungletb::format::{write_compressed_table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+    use jungletb::tablebase::{write_compressed_table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
     use jungletb::solver::verify_material;
     let name = "CvC"; // the smallest table: 1,197 slots
     let (d, plain_path, plain) = copy_table(name);

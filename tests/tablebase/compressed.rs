@@ -7,7 +7,7 @@
 use crate::fixture;
 use jungletb::format::compressed::{reseal_checks, DEFAULT_ZSTD_LEVEL};
 use jungletb::format::wdl_code::block_is_intact;
-use jungletb::format::{
+use jungletb::tablebase::{
     compressed_table_path, table_dir, write_compressed_table, Backend, Header, ProbeError, Table,
     TableError, Tablebase, TablebaseOptions, COMPRESSED_EXTENSION,
 };

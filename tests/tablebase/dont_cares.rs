@@ -4,7 +4,7 @@
 //! a lone table must refuse to answer; the freedom must exist and be used.
 
 use crate::fixture;
-use jungletb::format::{
+use jungletb::tablebase::{
     table_dir, table_files, write_compressed_table, ProbeError, Table, TableError, Tablebase,
     TablebaseOptions,
 };
@@ -225,7 +225,7 @@ fn the_compress_check_catches_wrong_answers() {
 /// a distance changed in a compressed table is found.
 #[test]
 fn verify_checks_compressed_tables_like_plain_ones() {
-    use jungletb::format::write_table;
+    use jungletb::tablebase::write_table;
     use jungletb::indexer::PositionIndex;
     use jungletb::solver::verify_material;
     let rules = Ruleset::standard();

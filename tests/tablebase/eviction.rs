@@ -3,7 +3,7 @@
 //! answer equals the resident tablebase's, and the caps hold.
 
 use crate::fixture;
-use jungletb::format::{table_dir, Backend, Tablebase, TablebaseOptions};
+use jungletb::tablebase::{table_dir, Backend, Tablebase, TablebaseOptions};
 use jungletb::indexer::Material;
 use jungletb::rules::{Position, Ruleset};
 

@@ -1,7 +1,7 @@
 //! The probe API: root moves, best moves, lines, and bad positions.
 
 use crate::fixture;
-use jungletb::format::{ProbeError, Tablebase};
+use jungletb::tablebase::{ProbeError, Tablebase};
 use jungletb::rules::{Position, Ruleset, Value};
 
 fn tb() -> Tablebase {
@@ -186,7 +186,7 @@ fn errors_keep_their_causes() {
     let err = tb.probe(&pos).unwrap_err();
     let cause = err.source().expect("a cause");
     assert!(matches!(
-        cause.downcast_ref::<jungletb::format::TableError>(),
-        Some(jungletb::format::TableError::Missing(_))
+        cause.downcast_ref::<jungletb::tablebase::TableError>(),
+        Some(jungletb::tablebase::TableError::Missing(_))
     ));
 }

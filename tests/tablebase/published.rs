@@ -1,31 +1,21 @@
-//! The published figures of RULES.md and the Leiden 2-piece tablebase
+//! The published figures of docs/rules.md and the Leiden 2-piece tablebase
 //! (van Rijn & Vis, ICGA Journal 37(2), 2014; OpenML data set 41027).
 
 use crate::fixture;
-use jungletb::format::Tablebase;
+use jungletb::tablebase::Tablebase;
 use jungletb::rules::{Animal, Color, Piece, Position, Ruleset, Square, Value};
 use std::path::PathBuf;
 
-/// Where the published data lives: `$JUNGLETB_DATA` or `../shared/data`
-/// beside the repository.
-fn data_file(name: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("JUNGLETB_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    let path = dir.join(name);
-    if path.is_file() {
-        return Some(path);
-    }
-    let msg = format!(
-        "\n\n!!! PUBLISHED REFERENCE DATA MISSING: {} !!!\n!!! The check against the published Leiden tablebase did NOT run. !!!\n!!! Set JUNGLETB_DATA to the folder holding {name}. !!!\n",
-        path.display()
-    );
-    if std::env::var_os("JUNGLETB_ALLOW_MISSING_DATA").is_some() {
-        eprintln!("{msg}");
-        None
-    } else {
-        panic!("{msg}(set JUNGLETB_ALLOW_MISSING_DATA=1 to run without it)");
-    }
+/// The published Leiden 2-piece tablebase, kept in the repository
+/// (`tests/data/leiden-2piece.csv.gz`, source and citation in
+/// `tests/data/README.md`), as text.
+fn leiden_csv() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/leiden-2piece.csv.gz");
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text
 }
 
 /// The value for White (to move) of every row: `w`, `b` or `d`.
@@ -39,10 +29,7 @@ fn class_of(v: Value) -> char {
 
 #[test]
 fn every_published_leiden_two_piece_result_matches() {
-    let Some(path) = data_file("leiden-2piece.csv") else {
-        return;
-    };
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = leiden_csv();
     let tb = Tablebase::open(fixture::leiden(), Ruleset::leiden()).unwrap();
     let num = |s: &str| -> u8 { s.trim().parse::<f64>().unwrap() as u8 };
     let (mut rows, mut mismatches) = (0, 0);
@@ -126,11 +113,8 @@ fn rules_md_positions() {
 
 #[test]
 fn leiden_two_piece_totals_over_the_published_pairs() {
-    // RULES.md: White to move, the 17 published piece pairs, 44,820 positions.
-    let Some(path) = data_file("leiden-2piece.csv") else {
-        return;
-    };
-    let text = std::fs::read_to_string(&path).unwrap();
+    // docs/rules.md: White to move, the 17 published piece pairs, 44,820 positions.
+    let text = leiden_csv();
     let mut pairs = std::collections::BTreeSet::new();
     for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let f: Vec<&str> = line.split(',').collect();

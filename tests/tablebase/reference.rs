@@ -2,7 +2,7 @@
 
 use crate::fixture;
 use crate::reference_solver::Reference;
-use jungletb::format::{table_dir, Tablebase};
+use jungletb::tablebase::{table_dir, Tablebase};
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Ruleset};
 use std::path::Path;

@@ -9,7 +9,7 @@
 
 use crate::fixture;
 use crate::reference_solver::Reference;
-use jungletb::format::Tablebase;
+use jungletb::tablebase::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Move, Position, Ruleset};
 

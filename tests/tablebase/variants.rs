@@ -3,7 +3,7 @@
 //! 3-piece materials.
 
 use crate::reference_solver::Reference;
-use jungletb::format::Tablebase;
+use jungletb::tablebase::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Animal, Color, Ruleset};
 

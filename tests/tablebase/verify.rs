@@ -2,7 +2,7 @@
 //! and finds a value changed in an otherwise valid, checksummed table.
 
 use crate::fixture;
-use jungletb::format::{table_dir, write_table, Tablebase};
+use jungletb::tablebase::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::{Ruleset, Value};
 use jungletb::solver::verify_material;

@@ -1,0 +1,253 @@
+//! The scans against brute force: every placement on the board built square
+//! by square and probed both ways through the probe library.
+
+use jungletb_analysis::compare::{category, compare_material};
+use jungletb_analysis::histogram::histogram;
+use jungletb_analysis::zugzwang::{classify, scan_material, Kind};
+use jungletb_tablebase::{ProbeError, Tablebase};
+use jungletb_indexer::Material;
+use jungletb_rules::{Color, Piece, Position, Ruleset, Square, Value};
+use jungletb_solver::{generate, GenerateOptions};
+use std::sync::OnceLock;
+
+const MATERIALS: [&str; 4] = ["RvR", "CvC", "LvR", "WRvW"];
+
+/// Tables of `MATERIALS` (and what they need) under `rules`, generated once.
+fn tables(rules: &Ruleset) -> Tablebase {
+    static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let root = ROOT.get_or_init(|| tempfile::tempdir().unwrap()).path();
+    static DONE: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+    let mut done = DONE.lock().unwrap();
+    if !done.contains(&rules.id()) {
+        generate(&GenerateOptions {
+            root: root.to_path_buf(),
+            rules: rules.clone(),
+            max_pieces: 3,
+            materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
+            mem: None,
+        })
+        .unwrap();
+        done.push(rules.id());
+    }
+    Tablebase::open(root, rules.clone()).unwrap()
+}
+
+/// Every legal placement of `material` on the board, White to move.
+fn placements(material: Material, rules: &Ruleset) -> Vec<Position> {
+    let pieces: Vec<Piece> = material.pieces();
+    let squares: Vec<Square> = Square::all().collect();
+    let mut out = Vec::new();
+    let mut chosen: Vec<Square> = Vec::new();
+    fn rec(
+        pieces: &[Piece],
+        squares: &[Square],
+        chosen: &mut Vec<Square>,
+        rules: &Ruleset,
+        out: &mut Vec<Position>,
+    ) {
+        if chosen.len() == pieces.len() {
+            let list: Vec<(Piece, Square)> =
+                pieces.iter().copied().zip(chosen.iter().copied()).collect();
+            if let Ok(p) = Position::from_pieces(&list, Color::White) {
+                if p.validate(rules).is_ok() && !p.is_game_over(rules) {
+                    out.push(p);
+                }
+            }
+            return;
+        }
+        for &s in squares {
+            if !chosen.contains(&s) {
+                chosen.push(s);
+                rec(pieces, squares, chosen, rules, out);
+                chosen.pop();
+            }
+        }
+    }
+    rec(&pieces, &squares, &mut chosen, rules, &mut out);
+    out
+}
+
+fn both_sides(tb: &Tablebase, p: &Position) -> Result<(Value, Value), ProbeError> {
+    let mut black = *p;
+    black.set_side_to_move(Color::Black);
+    Ok((tb.probe(p)?, tb.probe(&black)?))
+}
+
+#[test]
+fn zugzwang_counts_match_brute_force() {
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    let mut seen = [0u64; 2];
+    for name in MATERIALS {
+        let m: Material = name.parse().unwrap();
+        let (mut mutual, mut half) = (0u64, 0u64);
+        for p in placements(m.canonical().0, &rules) {
+            let (w, b) = both_sides(&tb, &p).unwrap();
+            match classify(w, b) {
+                Some(Kind::Mutual) => mutual += 1,
+                Some(Kind::Half) => half += 1,
+                None => {}
+            }
+        }
+        let r = scan_material(&tb, m, 5).unwrap();
+        assert_eq!((r.mutual, r.half), (mutual, half), "{name}");
+        seen[0] += mutual;
+        seen[1] += half;
+        // Examples are real zugzwangs, longest first.
+        for e in &r.examples {
+            assert_eq!(
+                both_sides(&tb, &e.position).unwrap(),
+                (e.white_to_move, e.black_to_move)
+            );
+            assert_eq!(classify(e.white_to_move, e.black_to_move), Some(e.kind));
+        }
+        assert!(r
+            .examples
+            .windows(2)
+            .all(|w| w[0].length() >= w[1].length()));
+    }
+    assert!(seen[0] > 0 && seen[1] > 0, "the test must meet both kinds");
+}
+
+#[test]
+fn hand_made_zugzwangs_of_each_kind() {
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    // Mutual: Rats in opposite corners of the a-file. Whoever moves first
+    // gives the other the opposition, and loses.
+    let mutual: Position = "r6/7/7/7/7/7/7/7/R6 w".parse().unwrap();
+    let (w, b) = both_sides(&tb, &mutual).unwrap();
+    assert!(
+        matches!((w, b), (Value::Loss(_), Value::Loss(_))),
+        "{w} / {b}"
+    );
+    // Half: the White Rat on c1 beside its own den, the Black Rat on b2.
+    // White to move must step next to the Black Rat (b1 or c2; d1 is its
+    // own den) and is taken: lost in 2 plies. Black to move draws.
+    let half: Position = "7/7/7/7/7/7/7/1r5/2R4 w".parse().unwrap();
+    assert_eq!(
+        both_sides(&tb, &half).unwrap(),
+        (Value::Loss(2), Value::Draw)
+    );
+    let r = scan_material(&tb, "RvR".parse().unwrap(), 10_000).unwrap();
+    for (p, kind) in [(mutual, Kind::Mutual), (half, Kind::Half)] {
+        // The scan lists each stored placement once: this one or its mirror.
+        let found = r
+            .examples
+            .iter()
+            .any(|e| e.kind == kind && (e.position == p || e.position == p.mirror()));
+        assert!(found, "{p} not listed as {kind:?}");
+    }
+}
+
+#[test]
+fn rule_comparison_matches_brute_force() {
+    let (a, b) = (Ruleset::standard(), Ruleset::by_name("leiden").unwrap());
+    let (ta, tb) = (tables(&a), tables(&b));
+    let mut changed_somewhere = false;
+    for name in MATERIALS {
+        let m: Material = name.parse().unwrap();
+        let mut changes = [[0u64; 3]; 3];
+        let mut stored = 0u64;
+        // The scan reads stored positions: one of each mirror pair, White
+        // to move only for materials with the same animals on both sides.
+        let t = ta.table(m.canonical().0).unwrap();
+        let idx = t.index();
+        let sides: &[Color] = if idx.white_to_move_only() {
+            &[Color::White]
+        } else {
+            &[Color::White, Color::Black]
+        };
+        for p in placements(m.canonical().0, &a) {
+            for &side in sides {
+                let mut q = p;
+                q.set_side_to_move(side);
+                if idx.canonical_position(idx.index(&q)) != Some(q) {
+                    continue;
+                }
+                stored += 1;
+                let (va, vb) = (ta.probe(&q).unwrap(), tb.probe(&q).unwrap());
+                changes[category(va.wdl())][category(vb.wdl())] += 1;
+            }
+        }
+        let c = compare_material(&ta, &tb, m).unwrap();
+        assert_eq!(c.positions, stored, "{name}");
+        assert_eq!(c.changes, changes, "{name}");
+        changed_somewhere |= c.changed() > 0;
+        for (x, row) in c.examples.iter().enumerate() {
+            for (y, e) in row.iter().enumerate() {
+                if let Some((p, va, vb)) = e {
+                    assert_ne!(x, y);
+                    assert_eq!((ta.probe(p).unwrap(), tb.probe(p).unwrap()), (*va, *vb));
+                }
+            }
+        }
+    }
+    // The published difference: R a1 v r a4, White to move, is a draw under
+    // standard and a White win under leiden.
+    assert!(changed_somewhere);
+}
+
+#[test]
+fn histograms_add_up_to_the_header_counts() {
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    for name in MATERIALS {
+        let t = tb
+            .table(name.parse::<Material>().unwrap().canonical().0)
+            .unwrap();
+        let h = histogram(&tb, t.header().material).unwrap();
+        for side in Color::ALL {
+            let (s, hs) = (t.header().side(side), h.side(side));
+            assert_eq!(hs.wins.iter().sum::<u64>(), s.wins, "{name}");
+            assert_eq!(hs.losses.iter().sum::<u64>(), s.losses, "{name}");
+            assert_eq!(hs.draws, s.draws, "{name}");
+            if s.wins > 0 {
+                let (v, p) = hs.longest_win.as_ref().unwrap();
+                assert_eq!(*v, Value::Win(s.longest_win));
+                assert_eq!(tb.probe(p).unwrap(), *v);
+            }
+            if s.losses > 0 {
+                let (v, p) = hs.longest_loss.as_ref().unwrap();
+                assert_eq!(*v, Value::Loss(s.longest_loss));
+                assert_eq!(tb.probe(p).unwrap(), *v);
+            }
+        }
+    }
+}
+
+#[test]
+fn scans_of_compressed_tables_equal_scans_of_plain_ones() {
+    use jungletb_tablebase::{table_dir, table_files, write_compressed_table, Table};
+    let rules = Ruleset::standard();
+    let plain = tables(&rules);
+    let root = tempfile::tempdir().unwrap();
+    let dir = table_dir(root.path(), &rules);
+    // Every table (with don't-cares: scans read them through the search,
+    // which needs the tables captures lead into).
+    for path in table_files(plain.dir()).unwrap() {
+        let t = Table::open_any(&path).unwrap();
+        write_compressed_table(&dir, &t, 3, Some(&plain)).unwrap();
+    }
+    let packed = Tablebase::open(root.path(), rules.clone()).unwrap();
+    let leiden = tables(&Ruleset::by_name("leiden").unwrap());
+    for name in MATERIALS {
+        let m: Material = name.parse().unwrap();
+        assert!(packed.table(m.canonical().0).unwrap().has_dont_cares());
+        assert_eq!(
+            scan_material(&packed, m, 5).unwrap(),
+            scan_material(&plain, m, 5).unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            histogram(&packed, m).unwrap(),
+            histogram(&plain, m).unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            compare_material(&packed, &leiden, m).unwrap(),
+            compare_material(&plain, &leiden, m).unwrap(),
+            "{name}"
+        );
+    }
+}

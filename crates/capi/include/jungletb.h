@@ -1,0 +1,179 @@
+/*
+ * jungletb.h — C interface of the jungletb probe library.
+ *
+ * Link with -ljungletb_c (target/release/libjungletb_c.a or .so; the static
+ * library also needs -lpthread -ldl -lm), or use the pkg-config file that
+ * crates/capi/install.sh writes. All probing functions are thread-safe: one
+ * jtb_tablebase may be probed from many threads at once. jtb_close must not
+ * run while another thread still probes the same tablebase.
+ *
+ * Values are for the side to move. Distances are plies to the end of the
+ * game under optimal play: wins odd, losses even, JTB_DRAW has none.
+ */
+#ifndef JUNGLETB_H
+#define JUNGLETB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of this header; jtb_version() gives the library's. */
+#define JTB_VERSION_MAJOR 0
+#define JTB_VERSION_MINOR 2
+#define JTB_VERSION_PATCH 0
+#define JTB_VERSION "0.2.0"
+
+/* Return codes. */
+#define JTB_OK 0
+#define JTB_ERR_ARGUMENT 1   /* NULL pointer or a bad argument */
+#define JTB_ERR_POSITION 2   /* malformed or impossible position */
+#define JTB_ERR_GAME_OVER 3  /* finished game: a piece on the enemy den, or a side without pieces */
+#define JTB_ERR_TABLE 4      /* a table is corrupt, truncated or of another rule set: warn the user */
+#define JTB_ERR_RULESET 5    /* unknown rule set or option, or conflicting options */
+#define JTB_ERR_MISSING 6    /* the table needed is not there: not covered, search instead */
+#define JTB_ERR_BUFFER 7     /* output buffer too small: the size needed is reported */
+
+/* Most legal moves a position can have: a jtb_root_move buffer of this size
+ * always suffices. */
+#define JTB_MAX_MOVES 32
+
+/* Values (wdl). */
+#define JTB_LOSS (-1)
+#define JTB_DRAW 0
+#define JTB_WIN 1
+
+/* Side to move in jtb_position. */
+#define JTB_WHITE 0
+#define JTB_BLACK 1
+
+/* No piece, in jtb_position.squares. */
+#define JTB_NO_SQUARE 255
+
+/* Animals, as numbered in jtb_position (the same order as their ranks,
+ * weakest first). squares[JTB_PIECE(JTB_BLACK, JTB_LION)] is the Black Lion. */
+#define JTB_RAT 0
+#define JTB_CAT 1
+#define JTB_WOLF 2
+#define JTB_DOG 3
+#define JTB_PANTHER 4
+#define JTB_TIGER 5
+#define JTB_LION 6
+#define JTB_ELEPHANT 7
+#define JTB_PIECE(color, animal) ((color) * 8 + (animal))
+
+typedef struct jtb_tablebase jtb_tablebase;
+
+/*
+ * A position as plain data: squares[JTB_PIECE(color, animal)] is the square
+ * (0 = a1, 1 = b1, ..., 6 = g1, 7 = a2, ..., 62 = g9) of that piece, or
+ * JTB_NO_SQUARE. Every probe has a form taking this struct (no text to
+ * format in a search).
+ */
+typedef struct jtb_position {
+    uint8_t squares[16];
+    uint8_t side_to_move;
+} jtb_position;
+
+/* A legal move and its value for the side playing it. */
+typedef struct jtb_root_move {
+    uint8_t from;      /* square, as in jtb_position */
+    uint8_t to;
+    int8_t wdl;        /* JTB_WIN, JTB_DRAW or JTB_LOSS */
+    uint16_t plies;    /* distance; 0 for a draw */
+    char text[5];      /* "a3a4" and NUL */
+} jtb_root_move;
+
+/*
+ * Opens the tables of a rule set ("standard", "leiden", "popular", optionally
+ * followed by options: "standard;universal_traps=true") under the tables
+ * root `dir` (the directory `jungletb generate --out` wrote, or the rule
+ * set's directory in it). Returns NULL on error, with jtb_last_error()
+ * saying why: an unknown or conflicting rule option, or no table of that rule set
+ * at all in `dir`. Tables open lazily on first use.
+ */
+jtb_tablebase *jtb_open(const char *dir, const char *ruleset);
+
+/*
+ * How a tablebase reads its tables and how much it may hold at once.
+ * Fill with jtb_default_options, change what you need, pass to
+ * jtb_open_with. A probe needing a table beyond both file limits fails
+ * with JTB_ERR_TABLE.
+ */
+typedef struct jtb_options {
+    int backend;                /* 0 memory maps (default), 1 positional reads */
+    uint64_t max_mapped_bytes;  /* most bytes of table files mapped at once; beyond: positional reads */
+    uint64_t max_open_files;    /* most files held open for positional reads (default 512) */
+    uint64_t max_decoded_bytes; /* most bytes of decoded distance blocks kept (default 1 GiB; 0 none) */
+} jtb_options;
+
+/* Writes the default options to *out. JTB_OK, or JTB_ERR_ARGUMENT for NULL. */
+int jtb_default_options(jtb_options *out);
+
+/* jtb_open with options (NULL: the defaults). An unknown backend is
+ * JTB_ERR_ARGUMENT. */
+jtb_tablebase *jtb_open_with(const char *dir, const char *ruleset, const jtb_options *options);
+
+/* Flags of jtb_open_with_flags. */
+#define JTB_PREFER_COMPRESSED 1u /* where both X.jtb and X.jtbz exist, read X.jtbz (default: X.jtb) */
+
+/* jtb_open_with and flags (0 for none; JTB_PREFER_COMPRESSED). An unknown
+ * flag is JTB_ERR_ARGUMENT (NULL returned). */
+jtb_tablebase *jtb_open_with_flags(const char *dir, const char *ruleset,
+                                   const jtb_options *options, unsigned int flags);
+
+/* Frees a tablebase (NULL is allowed). No other thread may be probing it. */
+void jtb_close(jtb_tablebase *tb);
+
+/* The message of the last failed call on this thread; "" after a call that
+ * succeeded. Valid until the next call on this thread. */
+const char *jtb_last_error(void);
+
+/* The library's version ("0.2.0"). */
+const char *jtb_version(void);
+
+/* What is covered: 1 if the table of `material` ("ELvR"; either colour
+ * order) is present, else 0; and the largest N such that every table of
+ * up to N pieces is present (0 if not even all 2-piece tables are). */
+int jtb_has_table(const jtb_tablebase *tb, const char *material);
+int jtb_max_pieces(const jtb_tablebase *tb);
+
+/* Value only (the fast path for search). */
+int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);
+int jtb_probe_wdl_position(const jtb_tablebase *tb, const jtb_position *pos, int *wdl);
+
+/* Value and distance in plies (0 for a draw). */
+int jtb_probe(const jtb_tablebase *tb, const char *position, int *wdl, int *plies);
+int jtb_probe_position(const jtb_tablebase *tb, const jtb_position *pos, int *wdl, int *plies);
+
+/*
+ * Every legal move with its value, best first. Writes at most `capacity`
+ * moves to `moves` and the number of legal moves to `*count`; if that is
+ * more than `capacity`, returns JTB_ERR_BUFFER (the first `capacity` moves
+ * are written). A buffer of JTB_MAX_MOVES always suffices. A side without
+ * a legal move has lost: JTB_OK with *count = 0.
+ */
+int jtb_probe_root(const jtb_tablebase *tb, const char *position, jtb_root_move *moves,
+                   size_t capacity, size_t *count);
+int jtb_probe_root_position(const jtb_tablebase *tb, const jtb_position *pos,
+                            jtb_root_move *moves, size_t capacity, size_t *count);
+
+/*
+ * An optimal line of play to the end of the game, as space-separated moves
+ * ("a1a2 b8b7 ..."), NUL-terminated, into `buffer` of `capacity` bytes.
+ * Empty for a draw. `*needed` (if `needed` is not NULL) receives the size
+ * the line takes, NUL included; if it exceeds `capacity`, JTB_ERR_BUFFER
+ * (call with capacity 0 and buffer NULL to ask for the size).
+ */
+int jtb_probe_line(const jtb_tablebase *tb, const char *position, char *buffer,
+                   size_t capacity, size_t *needed);
+int jtb_probe_line_position(const jtb_tablebase *tb, const jtb_position *pos, char *buffer,
+                            size_t capacity, size_t *needed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JUNGLETB_H */

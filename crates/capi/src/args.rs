@@ -1,0 +1,165 @@
+//! What every entry point shares: the thread-local last error, the panic
+//! guard, and turning C arguments (pointers, text, `jtb_position`) into a
+//! tablebase and a position, or into an error code.
+
+use crate::{
+    JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_GAME_OVER, JTB_ERR_MISSING,
+    JTB_ERR_POSITION, JTB_ERR_RULESET, JTB_ERR_TABLE,
+};
+use jungletb_tablebase::{ProbeError, TableError, Tablebase};
+use jungletb_rules::{Color, Piece, Position, Square, Value};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+thread_local! {
+    pub(crate) static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+pub(crate) fn fail(code: c_int, message: impl Into<String>) -> c_int {
+    let text = CString::new(message.into().replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+    code
+}
+
+pub(crate) fn probe_error(e: ProbeError) -> c_int {
+    let code = match &e {
+        ProbeError::Position(_) => JTB_ERR_POSITION,
+        ProbeError::Rules(_) => JTB_ERR_RULESET,
+        ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
+        ProbeError::NoTables(_) | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,
+        ProbeError::Table(_) => JTB_ERR_TABLE,
+    };
+    fail(code, e.to_string())
+}
+
+/// Runs `f`, turning a panic into an error code. Every call starts with an
+/// empty last error, so `jtb_last_error` never shows an old message after a
+/// success.
+pub(crate) fn guard(f: impl FnOnce() -> c_int) -> c_int {
+    LAST_ERROR.with(|e| *e.borrow_mut() = CString::default());
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| fail(JTB_ERR_ARGUMENT, "internal error"))
+}
+
+/// A finished game is one answer whatever ended it: `JTB_ERR_GAME_OVER`.
+pub(crate) fn check_not_over(tb: &Tablebase, pos: &Position) -> Result<(), c_int> {
+    let board = tb.rules().board();
+    if let Some((p, s)) = pos
+        .pieces()
+        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()))
+    {
+        return Err(fail(
+            JTB_ERR_GAME_OVER,
+            format!(
+                "game over: the {} on {s} stands on the enemy den",
+                p.animal.name()
+            ),
+        ));
+    }
+    if pos.count(Color::White) == 0 || pos.count(Color::Black) == 0 {
+        return Err(fail(
+            JTB_ERR_GAME_OVER,
+            "game over: a side has no pieces left",
+        ));
+    }
+    Ok(())
+}
+
+/// # Safety
+/// `p` is NULL or a NUL-terminated string.
+pub(crate) unsafe fn text<'a>(p: *const c_char) -> Result<&'a str, c_int> {
+    if p.is_null() {
+        return Err(fail(JTB_ERR_ARGUMENT, "NULL string"));
+    }
+    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|_| fail(JTB_ERR_ARGUMENT, "string is not UTF-8"))
+}
+
+pub(crate) fn parse_position(text: &str) -> Result<Position, c_int> {
+    text.parse::<Position>()
+        .map_err(|e| fail(JTB_ERR_POSITION, e.to_string()))
+}
+
+pub(crate) fn wdl_of(v: Value) -> (c_int, c_int) {
+    match v {
+        Value::Win(n) => (1, n as c_int),
+        Value::Loss(n) => (-1, n as c_int),
+        Value::Draw => (0, 0),
+    }
+}
+
+/// # Safety
+/// `tb` is NULL or valid.
+pub(crate) unsafe fn base<'a>(tb: *const JtbTablebase) -> Result<&'a Tablebase, c_int> {
+    if tb.is_null() {
+        return Err(fail(JTB_ERR_ARGUMENT, "NULL tablebase"));
+    }
+    // SAFETY: non-NULL and from `jtb_open` by the caller's contract.
+    Ok(unsafe { &(*tb).0 })
+}
+
+/// The tablebase and the parsed position behind a call's first two
+/// arguments.
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `position` is NULL or NUL-terminated.
+pub(crate) unsafe fn tablebase_and_position<'a>(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+) -> Result<(&'a Tablebase, Position), c_int> {
+    // SAFETY: forwarded contract.
+    let tb = unsafe { base(tb) }?;
+    // SAFETY: forwarded contract.
+    let text = unsafe { text(position) }?;
+    let pos = parse_position(text)?;
+    check_not_over(tb, &pos)?;
+    Ok((tb, pos))
+}
+
+/// The tablebase and the position behind a call's first two arguments, the
+/// position given as a `jtb_position`.
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `pos` is NULL or valid.
+pub(crate) unsafe fn tablebase_and_struct<'a>(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+) -> Result<(&'a Tablebase, Position), c_int> {
+    // SAFETY: forwarded contract.
+    let tb = unsafe { base(tb) }?;
+    if pos.is_null() {
+        return Err(fail(JTB_ERR_ARGUMENT, "NULL position"));
+    }
+    // SAFETY: non-NULL, valid by contract.
+    let raw = unsafe { &*pos };
+    let side = match raw.side_to_move {
+        0 => Color::White,
+        1 => Color::Black,
+        s => {
+            return Err(fail(
+                JTB_ERR_POSITION,
+                format!("side_to_move must be 0 or 1, got {s}"),
+            ))
+        }
+    };
+    let mut pieces = Vec::new();
+    for (code, &s) in raw.squares.iter().enumerate() {
+        if s == jungletb_rules::NO_SQUARE {
+            continue;
+        }
+        match Square::from_index(s as usize) {
+            Some(sq) => pieces.push((Piece::from_code(code), sq)),
+            None => {
+                return Err(fail(
+                    JTB_ERR_POSITION,
+                    format!("square {s} is off the board (0..62)"),
+                ))
+            }
+        }
+    }
+    let pos = Position::from_pieces(&pieces, side).map_err(|e| fail(JTB_ERR_POSITION, e))?;
+    check_not_over(tb, &pos)?;
+    Ok((tb, pos))
+}

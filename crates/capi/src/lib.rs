@@ -1,0 +1,607 @@
+//! The C ABI of the jungletb probe library; see `include/jungletb.h`.
+//!
+//! Every function checks its pointers, never unwinds across the boundary
+//! (panics become `JTB_ERR_ARGUMENT`), and reports failures by return code
+//! with the message available from `jtb_last_error` on the same thread.
+
+mod args;
+
+use args::{
+    base, fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_of,
+    LAST_ERROR,
+};
+use jungletb_tablebase::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
+use jungletb_indexer::Material;
+use jungletb_rules::{Position, Ruleset};
+use std::ffi::{c_char, c_int, c_uint};
+
+/// Success.
+pub const JTB_OK: c_int = 0;
+/// A NULL pointer or bad buffer.
+pub const JTB_ERR_ARGUMENT: c_int = 1;
+/// A malformed or impossible position.
+pub const JTB_ERR_POSITION: c_int = 2;
+/// The game is over (a piece on the enemy den, or a side without pieces).
+pub const JTB_ERR_GAME_OVER: c_int = 3;
+/// A table is corrupt, truncated or of another rule set: warn the user.
+pub const JTB_ERR_TABLE: c_int = 4;
+/// An unknown rule set or option, or options that conflict.
+pub const JTB_ERR_RULESET: c_int = 5;
+/// The table the position needs is not there: not covered, search instead.
+pub const JTB_ERR_MISSING: c_int = 6;
+/// The output buffer is too small (the size needed is reported).
+pub const JTB_ERR_BUFFER: c_int = 7;
+/// Flag of [`jtb_open_with_flags`]: where a material has both a plain and
+/// a compressed table, read the compressed one (`prefer_compressed` in
+/// Rust).
+pub const JTB_PREFER_COMPRESSED: c_uint = 1;
+/// Every flag [`jtb_open_with_flags`] knows.
+const KNOWN_FLAGS: c_uint = JTB_PREFER_COMPRESSED;
+/// Most legal moves a position can have (8 pieces, 4 directions each).
+pub const JTB_MAX_MOVES: usize = 32;
+
+/// An opened tablebase (opaque to C).
+pub struct JtbTablebase(Tablebase);
+
+/// A position as plain data (see the header).
+#[repr(C)]
+pub struct JtbPosition {
+    /// Square of each piece by `color * 8 + animal`, or 255.
+    pub squares: [u8; 16],
+    /// 0 White, 1 Black.
+    pub side_to_move: u8,
+}
+
+/// A legal move and its value (see the header).
+#[repr(C)]
+pub struct JtbRootMove {
+    /// From-square.
+    pub from: u8,
+    /// To-square.
+    pub to: u8,
+    /// 1 win, 0 draw, -1 loss.
+    pub wdl: i8,
+    /// Distance in plies (0 for a draw).
+    pub plies: u16,
+    /// The move as text, NUL-terminated.
+    pub text: [c_char; 5],
+}
+
+/// How a tablebase reads its tables and how much it may hold (see the
+/// header; mirrors `TablebaseOptions`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct JtbOptions {
+    /// 0 memory maps, 1 positional reads.
+    pub backend: c_int,
+    /// Most bytes of table files mapped at once.
+    pub max_mapped_bytes: u64,
+    /// Most table files held open for positional reads.
+    pub max_open_files: u64,
+    /// Most bytes of decoded distance blocks kept in memory.
+    pub max_decoded_bytes: u64,
+}
+
+impl From<TablebaseOptions> for JtbOptions {
+    fn from(o: TablebaseOptions) -> Self {
+        JtbOptions {
+            backend: match o.backend {
+                Backend::Mmap => 0,
+                Backend::Pread => 1,
+            },
+            max_mapped_bytes: o.max_mapped_bytes,
+            max_open_files: o.max_open_files,
+            max_decoded_bytes: o.max_decoded_bytes,
+        }
+    }
+}
+
+/// Fills `out` with the default options.
+///
+/// # Safety
+/// `out` is NULL or points to a `jtb_options`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_default_options(out: *mut JtbOptions) -> c_int {
+    guard(|| {
+        if out.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL options pointer");
+        }
+        // SAFETY: non-NULL and, per this function's contract, valid.
+        unsafe { out.write(TablebaseOptions::default().into()) };
+        JTB_OK
+    })
+}
+
+/// Opens a tablebase; NULL on error.
+///
+/// # Safety
+/// `dir` and `ruleset` are NULL or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open(dir: *const c_char, ruleset: *const c_char) -> *mut JtbTablebase {
+    // SAFETY: per this function's contract.
+    unsafe { jtb_open_with(dir, ruleset, std::ptr::null()) }
+}
+
+/// Opens a tablebase with options (NULL: the defaults); NULL on error.
+///
+/// # Safety
+/// `dir` and `ruleset` are NULL or NUL-terminated strings; `options` is
+/// NULL or points to a `jtb_options`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open_with(
+    dir: *const c_char,
+    ruleset: *const c_char,
+    options: *const JtbOptions,
+) -> *mut JtbTablebase {
+    // SAFETY: per this function's contract.
+    unsafe { jtb_open_with_flags(dir, ruleset, options, 0) }
+}
+
+/// [`jtb_open_with`] with flags ([`JTB_PREFER_COMPRESSED`]; 0 for none);
+/// NULL on error, an unknown flag included. Options that are not numbers
+/// or caps come as flags so that `jtb_options`, whose layout is the ABI,
+/// never changes.
+///
+/// # Safety
+/// As [`jtb_open_with`].
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open_with_flags(
+    dir: *const c_char,
+    ruleset: *const c_char,
+    options: *const JtbOptions,
+    flags: c_uint,
+) -> *mut JtbTablebase {
+    let mut out = std::ptr::null_mut();
+    guard(|| {
+        if flags & !KNOWN_FLAGS != 0 {
+            return fail(
+                JTB_ERR_ARGUMENT,
+                format!("unknown flags {:#x}", flags & !KNOWN_FLAGS),
+            );
+        }
+        let prefer_compressed = flags & JTB_PREFER_COMPRESSED != 0;
+        // SAFETY: per this function's contract.
+        let (dir, spec) = match unsafe { (text(dir), text(ruleset)) } {
+            (Ok(d), Ok(r)) => (d, r),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let options = if options.is_null() {
+            TablebaseOptions {
+                prefer_compressed,
+                ..TablebaseOptions::default()
+            }
+        } else {
+            // SAFETY: non-NULL and, per this function's contract, valid.
+            let o = unsafe { options.read() };
+            let backend = match o.backend {
+                0 => Backend::Mmap,
+                1 => Backend::Pread,
+                b => {
+                    return fail(
+                        JTB_ERR_ARGUMENT,
+                        format!("backend {b}: 0 (memory maps) or 1 (positional reads)"),
+                    )
+                }
+            };
+            TablebaseOptions {
+                backend,
+                max_mapped_bytes: o.max_mapped_bytes,
+                max_open_files: o.max_open_files,
+                max_decoded_bytes: o.max_decoded_bytes,
+                prefer_compressed,
+            }
+        };
+        let mut parts = spec.split(';');
+        let mut rules = match Ruleset::by_name(parts.next().unwrap_or("").trim()) {
+            Ok(r) => r,
+            Err(e) => return fail(JTB_ERR_RULESET, e.to_string()),
+        };
+        for kv in parts.filter(|p| !p.trim().is_empty()) {
+            if let Err(e) = rules.apply_override(kv) {
+                return fail(JTB_ERR_RULESET, e.to_string());
+            }
+        }
+        if let Err(e) = rules.check_supported() {
+            return fail(JTB_ERR_RULESET, e.to_string());
+        }
+        // A directory without a single table of this rule set covers
+        // nothing: say so now rather than at every probe.
+        let tables = table_dir(std::path::Path::new(dir), &rules);
+        if table_files(&tables).map_or(true, |f| f.is_empty()) {
+            return fail(
+                JTB_ERR_MISSING,
+                format!(
+                    "no tables of rule set '{}' in '{}'",
+                    rules.label(),
+                    tables.display()
+                ),
+            );
+        }
+        match Tablebase::open_with(dir, rules, options) {
+            Ok(tb) => {
+                out = Box::into_raw(Box::new(JtbTablebase(tb)));
+                JTB_OK
+            }
+            Err(e) => probe_error(e),
+        }
+    });
+    out
+}
+
+/// Frees a tablebase.
+///
+/// # Safety
+/// `tb` is NULL or a pointer from `jtb_open` not closed before.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_close(tb: *mut JtbTablebase) {
+    if !tb.is_null() {
+        // SAFETY: allocated by `jtb_open` with `Box::into_raw`.
+        drop(unsafe { Box::from_raw(tb) });
+    }
+}
+
+/// The last error message of this thread.
+#[no_mangle]
+pub extern "C" fn jtb_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+fn probe_into(tb: &Tablebase, pos: &Position, wdl: *mut c_int, plies: *mut c_int) -> c_int {
+    match tb.probe(pos) {
+        Ok(v) => {
+            let (w, n) = wdl_of(v);
+            // SAFETY: checked non-NULL by the callers (plies may be NULL).
+            unsafe {
+                *wdl = w;
+                if !plies.is_null() {
+                    *plies = n;
+                }
+            }
+            JTB_OK
+        }
+        Err(e) => probe_error(e),
+    }
+}
+
+/// Probes the value of a position.
+///
+/// # Safety
+/// Pointers are NULL or valid; `position` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_wdl(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { jtb_probe(tb, position, wdl, std::ptr::null_mut()) }
+}
+
+/// Probes value and distance.
+///
+/// # Safety
+/// Pointers are NULL or valid; `position` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+    plies: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
+            Ok(x) => x,
+            Err(c) => return c,
+        };
+        if wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL wdl");
+        }
+        probe_into(tb, &pos, wdl, plies)
+    })
+}
+
+/// Probes a position given as plain data.
+///
+/// # Safety
+/// Pointers are NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    wdl: *mut c_int,
+    plies: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, pos) = match unsafe { tablebase_and_struct(tb, pos) } {
+            Ok(x) => x,
+            Err(c) => return c,
+        };
+        if wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL wdl");
+        }
+        probe_into(tb, &pos, wdl, plies)
+    })
+}
+
+/// Win, draw or loss of a position given as plain data (search's fast path).
+///
+/// # Safety
+/// Pointers are NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_wdl_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    wdl: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, pos) = match unsafe { tablebase_and_struct(tb, pos) } {
+            Ok(x) => x,
+            Err(c) => return c,
+        };
+        if wdl.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL wdl");
+        }
+        match tb.probe_wdl(&pos) {
+            Ok(w) => {
+                // SAFETY: checked non-NULL.
+                unsafe {
+                    *wdl = match w {
+                        jungletb_rules::Wdl::Win => 1,
+                        jungletb_rules::Wdl::Draw => 0,
+                        jungletb_rules::Wdl::Loss => -1,
+                    }
+                };
+                JTB_OK
+            }
+            Err(e) => probe_error(e),
+        }
+    })
+}
+
+/// Every legal move with its value, best first.
+///
+/// # Safety
+/// Pointers are NULL or valid; `moves` has room for `capacity` entries.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_root(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    moves: *mut JtbRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and_position(tb, position) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { root_into(tb, &pos, moves, capacity, count) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// [`jtb_probe_root`] for a position given as plain data.
+///
+/// # Safety
+/// Pointers are NULL or valid; `moves` has room for `capacity` entries.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_root_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    moves: *mut JtbRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and_struct(tb, pos) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { root_into(tb, &pos, moves, capacity, count) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// Writes the root moves of `pos`; `*count` is the number of legal moves
+/// even when the buffer is smaller (then `JTB_ERR_BUFFER`).
+///
+/// # Safety
+/// `moves` has room for `capacity` entries (or is NULL with capacity 0);
+/// `count` is NULL or valid.
+unsafe fn root_into(
+    tb: &Tablebase,
+    pos: &Position,
+    moves: *mut JtbRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    if count.is_null() || (moves.is_null() && capacity > 0) {
+        return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+    }
+    let root = match tb.probe_root(pos) {
+        Ok(r) => r,
+        Err(e) => return probe_error(e),
+    };
+    for (i, rm) in root.iter().take(capacity).enumerate() {
+        let (w, n) = wdl_of(rm.value);
+        let mut t = [0 as c_char; 5];
+        for (k, b) in rm.mv.to_string().bytes().take(4).enumerate() {
+            t[k] = b as c_char;
+        }
+        // SAFETY: i < capacity, the caller's buffer size.
+        unsafe {
+            *moves.add(i) = JtbRootMove {
+                from: rm.mv.from.index() as u8,
+                to: rm.mv.to.index() as u8,
+                wdl: w as i8,
+                plies: n as u16,
+                text: t,
+            };
+        }
+    }
+    // SAFETY: checked non-NULL.
+    unsafe { *count = root.len() };
+    if root.len() > capacity {
+        return fail(
+            JTB_ERR_BUFFER,
+            format!("{} legal moves, room for {capacity}", root.len()),
+        );
+    }
+    JTB_OK
+}
+
+/// An optimal line to the end of the game as text.
+///
+/// # Safety
+/// Pointers are NULL or valid; `buffer` has room for `capacity` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_line(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    buffer: *mut c_char,
+    capacity: usize,
+    needed: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and_position(tb, position) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { line_into(tb, &pos, buffer, capacity, needed) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// [`jtb_probe_line`] for a position given as plain data.
+///
+/// # Safety
+/// Pointers are NULL or valid; `buffer` has room for `capacity` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_line_position(
+    tb: *const JtbTablebase,
+    pos: *const JtbPosition,
+    buffer: *mut c_char,
+    capacity: usize,
+    needed: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and_struct(tb, pos) } {
+            // SAFETY: forwarded contract.
+            Ok((tb, pos)) => unsafe { line_into(tb, &pos, buffer, capacity, needed) },
+            Err(c) => c,
+        }
+    })
+}
+
+/// Writes the line of `pos`; `*needed` (if not NULL) is the size it takes,
+/// NUL included, also when the buffer is too small (then `JTB_ERR_BUFFER`).
+///
+/// # Safety
+/// `buffer` has room for `capacity` bytes; `needed` is NULL or valid.
+unsafe fn line_into(
+    tb: &Tablebase,
+    pos: &Position,
+    buffer: *mut c_char,
+    capacity: usize,
+    needed: *mut usize,
+) -> c_int {
+    if buffer.is_null() && capacity > 0 {
+        return fail(JTB_ERR_ARGUMENT, "NULL buffer");
+    }
+    let line = match tb.line(pos) {
+        Ok(l) => l,
+        Err(e) => return probe_error(e),
+    };
+    let joined = line
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !needed.is_null() {
+        // SAFETY: checked non-NULL.
+        unsafe { *needed = joined.len() + 1 };
+    }
+    if joined.len() + 1 > capacity {
+        return fail(
+            JTB_ERR_BUFFER,
+            format!("buffer of {capacity} bytes; {} needed", joined.len() + 1),
+        );
+    }
+    // SAFETY: joined.len() + 1 <= capacity.
+    unsafe {
+        std::ptr::copy_nonoverlapping(joined.as_ptr() as *const c_char, buffer, joined.len());
+        *buffer.add(joined.len()) = 0;
+    }
+    JTB_OK
+}
+
+/// 1 if the table of `material` (e.g. "ELvR", either colour order) is
+/// present, 0 if not (or on a bad argument: see `jtb_last_error`).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `material` is NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_has_table(tb: *const JtbTablebase, material: *const c_char) -> c_int {
+    let mut present = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, name) = match unsafe { (base(tb), text(material)) } {
+            (Ok(t), Ok(n)) => (t, n),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let m = match name.parse::<Material>() {
+            Ok(m) => m.canonical().0,
+            Err(e) => return fail(JTB_ERR_ARGUMENT, e.to_string()),
+        };
+        present = covered(tb, m) as c_int;
+        JTB_OK
+    });
+    present
+}
+
+/// The largest N such that every table of up to N pieces is present (0 if
+/// not even every 2-piece table is).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_max_pieces(tb: *const JtbTablebase) -> c_int {
+    let mut n = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let tb = match unsafe { base(tb) } {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        for k in 2..=5u32 {
+            let all = Material::all(k, |a| tb.rules().animal_allowed(a));
+            if !all
+                .iter()
+                .filter(|m| m.piece_count() == k)
+                .all(|&m| covered(tb, m))
+            {
+                break;
+            }
+            n = k as c_int;
+        }
+        JTB_OK
+    });
+    n
+}
+
+/// True if a (plain or compressed) table file of canonical `m` exists.
+fn covered(tb: &Tablebase, m: Material) -> bool {
+    jungletb_tablebase::table_path(tb.dir(), m).exists()
+        || jungletb_tablebase::compressed_table_path(tb.dir(), m).exists()
+}
+
+/// The library's version, e.g. "0.2.0".
+#[no_mangle]
+pub extern "C" fn jtb_version() -> *const c_char {
+    static VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    VERSION.as_ptr() as *const c_char
+}

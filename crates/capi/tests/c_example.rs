@@ -1,0 +1,113 @@
+//! Builds the C example against the static library with the system C
+//! compiler and checks its answers against the `jungletb` command line.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn c_example_agrees_with_the_cli() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target"));
+    // The static library and the CLI, in release mode.
+    let st = Command::new(&cargo)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "jungletb-capi",
+            "-p",
+            "jungletb-cli",
+        ])
+        .current_dir(root())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let lib = target.join("release/libjungletb_c.a");
+    let cli = target.join("release/jungletb");
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("best_move");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let st = Command::new(&cc)
+        .arg(format!("-I{}", root().join("crates/capi/include").display()))
+        .arg(root().join("crates/capi/examples/best_move.c"))
+        .arg(&lib)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&exe)
+        .status()
+        .expect("a C compiler (cc) is installed");
+    assert!(st.success(), "the C example compiles and links");
+    let tables = tmp.path().join("tables");
+    for extra in [&["--max-pieces", "2"][..], &["--material", "ERvL"][..]] {
+        let st = Command::new(&cli)
+            .args(["generate", "--quiet", "--out", tables.to_str().unwrap()])
+            .args(extra)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    for pos in [
+        "7/7/7/7/7/7/2E4/7/6r b",
+        "7/7/7/7/7/l6/7/7/L6 w",
+        "l6/7/7/7/7/7/2E4/7/6R w",
+        "7/7/7/7/7/r6/7/7/E6 w",
+    ] {
+        let c = Command::new(&exe)
+            .args([tables.to_str().unwrap(), "standard", pos])
+            .output()
+            .unwrap();
+        assert!(
+            c.status.success(),
+            "{pos}: {}",
+            String::from_utf8_lossy(&c.stderr)
+        );
+        let c_out = String::from_utf8_lossy(&c.stdout).into_owned();
+        let j = Command::new(&cli)
+            .args(["probe", "--json", "--tables", tables.to_str().unwrap(), pos])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+        assert!(
+            c_out.contains(&format!("value: {}\n", v["value"].as_str().unwrap())),
+            "{pos}: {c_out}"
+        );
+        if let Some(p) = v["plies"].as_u64() {
+            assert!(c_out.contains(&format!("plies: {p}\n")), "{pos}: {c_out}");
+        }
+        let best = v["best_moves"].as_array().unwrap();
+        let first = best
+            .first()
+            .map_or("(none)".to_string(), |m| m.as_str().unwrap().to_string());
+        assert!(
+            c_out.contains(&format!("best: {first}\n")),
+            "{pos}: {c_out}"
+        );
+        let line: Vec<&str> = v["line"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(
+            c_out.contains(&format!("line: {}\n", line.join(" "))),
+            "{pos}: {c_out}"
+        );
+    }
+    // Errors come back as codes with a message, not crashes.
+    let c = Command::new(&exe)
+        .args([tables.to_str().unwrap(), "standard", "not a position"])
+        .output()
+        .unwrap();
+    assert_eq!(c.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&c.stderr).contains("error:"));
+    let c = Command::new(&exe)
+        .args([tables.to_str().unwrap(), "chess", "7/7/7/7/7/7/2E4/7/6r b"])
+        .output()
+        .unwrap();
+    assert_eq!(c.status.code(), Some(1));
+}

@@ -1,0 +1,208 @@
+//! `jungletb compare-rules`: which values change between two rule sets.
+
+use crate::common::{
+    materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
+};
+use clap::Args as ClapArgs;
+use jungletb_analysis::compare::{compare_material, Comparison, CATEGORY_NAMES};
+use jungletb_tablebase::{table_dir, Tablebase};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+/// Arguments of `compare-rules`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    tables: TablesArg,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The rule set to compare with: standard, leiden, popular or a custom
+    /// rule set's directory name.
+    #[arg(long, value_name = "NAME")]
+    against: String,
+    /// Override one option of the --against rule set (repeatable).
+    #[arg(long = "against-rule", value_name = "KEY=VALUE")]
+    against_rules: Vec<String>,
+    /// Only this material (repeatable). Default: every material with tables
+    /// under both rule sets.
+    #[arg(long = "material", value_name = "KEY")]
+    materials: Vec<String>,
+    /// How many of the most affected materials to list.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    top: usize,
+    #[command(flatten)]
+    scan: ScanArgs,
+}
+
+fn comparison_json(c: &Comparison) -> serde_json::Value {
+    let mut changes = serde_json::Map::new();
+    for (a, from) in CATEGORY_NAMES.iter().enumerate() {
+        for (b, to) in CATEGORY_NAMES.iter().enumerate().filter(|&(b, _)| b != a) {
+            let ex = c.examples[a][b].as_ref().map(|(p, va, vb)| {
+                json!({"position": p.to_string(), "a": va.to_string(), "b": vb.to_string()})
+            });
+            changes.insert(
+                format!("{from}_to_{to}"),
+                json!({"positions": c.changes[a][b], "example": ex}),
+            );
+        }
+    }
+    json!({
+        "material": c.material.to_string(),
+        "pieces": c.material.piece_count(),
+        "positions": c.positions,
+        "only_in_a": c.only_in_a,
+        "changed": c.changed(),
+        "changes": changes,
+        "distance_changed": c.distance_changed,
+        "distance_shift_mean": if c.distance_changed > 0 {
+            c.distance_shift_sum as f64 / c.distance_changed as f64
+        } else { 0.0 },
+        "distance_shift_max": c.distance_shift_max,
+    })
+}
+
+fn share(n: u64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / of as f64
+    }
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let rules_a = a.rules.resolve_in(Some(&a.tables.path))?;
+    let rules_b = RulesArgs {
+        ruleset: a.against.clone(),
+        rules: a.against_rules.clone(),
+    }
+    .resolve_in(Some(&a.tables.path))?;
+    if rules_a.id() == rules_b.id() {
+        return Err(format!(
+            "both sides are the rule set '{}': nothing to compare",
+            rules_a.label()
+        ));
+    }
+    let (dir_a, dir_b) = (
+        table_dir(&a.tables.path, &rules_a),
+        table_dir(&a.tables.path, &rules_b),
+    );
+    let in_a = materials_in(&dir_a, &rules_a, &a.materials)?;
+    let in_b = materials_in(&dir_b, &rules_b, &a.materials)?;
+    let materials: Vec<_> = in_a.into_iter().filter(|m| in_b.contains(m)).collect();
+    if materials.is_empty() {
+        return Err(format!(
+            "no material has tables under both '{}' and '{}'",
+            rules_a.label(),
+            rules_b.label()
+        ));
+    }
+    let (label_a, label_b) = (rules_a.label(), rules_b.label());
+    let (tb_a, tb_b) = (
+        Tablebase::with_dir(dir_a, rules_a),
+        Tablebase::with_dir(dir_b, rules_b),
+    );
+    let pool = thread_pool(a.scan.threads)?;
+    let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
+    let mut by_count: BTreeMap<u32, Comparison> = BTreeMap::new();
+    let mut all = Vec::new();
+    if !a.scan.json {
+        outln!("{label_a} (A) against {label_b} (B): positions of A's tables, looked up under B");
+        outln!(
+            "{:<10} {:>12} {:>10} {:>8}  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
+            "material",
+            "positions",
+            "changed",
+            "share",
+            "win>draw",
+            "win>loss",
+            "draw>win",
+            "draw>loss",
+            "loss>win",
+            "loss>draw",
+            "dist.chg"
+        );
+    }
+    for m in materials {
+        bar.set_message(m.to_string());
+        let c = pool
+            .install(|| compare_material(&tb_a, &tb_b, m))
+            .map_err(|e| e.to_string())?;
+        bar.inc(1);
+        let t = by_count
+            .entry(m.piece_count())
+            .or_insert_with(|| Comparison::new(m));
+        *t = t.clone().merge(c.clone());
+        if a.scan.json {
+            outln!("{}", comparison_json(&c));
+        } else {
+            let ch = &c.changes;
+            bar.suspend(|| {
+                outln!(
+                    "{:<10} {:>12} {:>10} {:>7.3}%  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
+                    c.material.to_string(),
+                    c.positions,
+                    c.changed(),
+                    share(c.changed(), c.positions),
+                    ch[0][1],
+                    ch[0][2],
+                    ch[1][0],
+                    ch[1][2],
+                    ch[2][0],
+                    ch[2][1],
+                    c.distance_changed
+                )
+            });
+        }
+        all.push(c);
+    }
+    bar.finish_and_clear();
+    for (n, t) in &by_count {
+        if a.scan.json {
+            let mut j = comparison_json(t);
+            let o = j.as_object_mut().expect("an object");
+            o.remove("material");
+            o.insert(
+                "tables".into(),
+                json!(all
+                    .iter()
+                    .filter(|c| c.material.piece_count() == *n)
+                    .count()),
+            );
+            outln!("{j}");
+        } else {
+            outln!(
+                "{n} pieces: {} of {} positions change category ({:.3} %); {} keep it with another distance (mean shift {:.1} plies, max {}); {} not legal under B",
+                t.changed(), t.positions, share(t.changed(), t.positions), t.distance_changed,
+                if t.distance_changed > 0 { t.distance_shift_sum as f64 / t.distance_changed as f64 } else { 0.0 },
+                t.distance_shift_max, t.only_in_a
+            );
+        }
+    }
+    if !a.scan.json {
+        all.sort_by(|x, y| {
+            share(y.changed(), y.positions)
+                .total_cmp(&share(x.changed(), x.positions))
+                .then(x.material.to_string().cmp(&y.material.to_string()))
+        });
+        outln!("most affected:");
+        for c in all.iter().take(a.top).filter(|c| c.changed() > 0) {
+            let example = (0..3)
+                .flat_map(|x| (0..3).map(move |y| (x, y)))
+                .filter(|(x, y)| x != y)
+                .max_by_key(|&(x, y)| c.changes[x][y])
+                .and_then(|(x, y)| c.examples[x][y].as_ref());
+            let ex = example.map_or(String::new(), |(p, va, vb)| {
+                format!("  e.g. {p}: {va} under A, {vb} under B")
+            });
+            outln!(
+                "  {:<10} {:.3} % ({} positions){ex}",
+                c.material.to_string(),
+                share(c.changed(), c.positions),
+                c.changed()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,375 @@
+//! `jungletb info` and `jungletb stats`.
+
+use crate::common::{human_bytes, CmdResult, RulesArgs, TablesArg};
+use clap::Args as ClapArgs;
+use jungletb_analysis::histogram::{histogram, Histogram};
+use jungletb_tablebase::{
+    table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
+use jungletb_rules::{Color, Position, Ruleset, Value};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `info`.
+#[derive(ClapArgs, Debug)]
+pub struct InfoArgs {
+    /// A table file (e.g. tables/standard/ELvR.jtb).
+    file: PathBuf,
+    /// Also find a position of each side's longest win and longest loss
+    /// (reads every value of the table).
+    #[arg(long)]
+    examples: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `stats`.
+#[derive(ClapArgs, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    tables: TablesArg,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// One JSON object per material, then one per piece count. (Reads table
+    /// headers only, unless --histograms; `verify` checks the values.)
+    #[arg(long)]
+    json: bool,
+    /// Also read every value: distance histograms per side to move and a
+    /// position of each side's longest win and loss.
+    #[arg(long)]
+    histograms: bool,
+    /// Worker threads for --histograms (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+pub fn run_info(a: InfoArgs) -> CmdResult {
+    if a.file.is_dir() {
+        return Err(format!(
+            "'{}' is a directory: `info` shows one table file (e.g. {}); `jungletb stats --tables {}` summarises a directory",
+            a.file.display(),
+            a.file.join("standard/ELvR.jtb").display(),
+            a.file.display()
+        ));
+    }
+    let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
+    let h = t.header();
+    let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
+    // `--examples`: one pass over the values finds each side's first
+    // position (in slot order) of its longest win and loss (through the
+    // tables beside this one, which the search of don't-cares may need).
+    let examples = if a.examples {
+        let dir = a
+            .file
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .to_path_buf();
+        // The named file, not its plain original if both are there.
+        let named_compressed = a.file.extension().is_some_and(|e| e == "jtbz");
+        let tb = jungletb_tablebase::Tablebase::with_dir_and_options(
+            dir,
+            rules.clone(),
+            jungletb_tablebase::TablebaseOptions {
+                prefer_compressed: named_compressed,
+                ..Default::default()
+            },
+        );
+        Some(histogram(&tb, h.material).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    if a.json {
+        return info_json(&a, &t, &rules, examples.as_ref());
+    }
+    outln!("file:           {}", a.file.display());
+    outln!("material:       {}", h.material);
+    outln!("format version: {}", h.format_version);
+    outln!("index scheme:   {}", h.index_scheme_version);
+    outln!(
+        "rule set:       {} (id {:016x})",
+        rules.label(),
+        h.ruleset_id
+    );
+    for (k, v) in rules.options() {
+        outln!("  {k} = {v}");
+    }
+    outln!("index slots:    {}", h.index_size);
+    let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+    outln!(
+        "positions:      {} (density {:.4}){}",
+        positions,
+        positions as f64 / h.index_size as f64,
+        if h.white_to_move_only {
+            "; White to move only (Black to move is the colour swap)"
+        } else {
+            ""
+        }
+    );
+    match t.compressed_sizes() {
+        None => outln!("value width:    {} byte(s)", h.value_width),
+        Some(z) => outln!(
+            "compressed:     WDL {} + distances {} ({} byte(s) per distance){}",
+            human_bytes(z.wdl_bytes),
+            human_bytes(z.dtm_bytes),
+            h.value_width,
+            if t.has_dont_cares() {
+                "; don't-cares: positions a capture decides are searched at probe time"
+            } else {
+                ""
+            }
+        ),
+    }
+    outln!(
+        "file size:      {} ({} bytes)",
+        human_bytes(t.file_len()),
+        t.file_len()
+    );
+    outln!("payload crc32:  {:08x} (verified)", h.payload_crc);
+    for side in Color::ALL {
+        if h.white_to_move_only && side == Color::Black {
+            continue;
+        }
+        let s = h.sides[side.index()];
+        outln!(
+            "{:?} to move: {} wins, {} losses, {} draws; longest win {}, longest loss {}",
+            side,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.longest_win,
+            s.longest_loss
+        );
+        if let Some(hist) = &examples {
+            let hs = hist.side(side);
+            for (v, pos) in hs.longest_win.iter().chain(&hs.longest_loss) {
+                outln!("  e.g. {v}: {pos}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> CmdResult {
+    let h = t.header();
+    let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+    let mut sides = serde_json::Map::new();
+    for side in Color::ALL {
+        if h.white_to_move_only && side == Color::Black {
+            continue;
+        }
+        let s = h.sides[side.index()];
+        let mut v = json!({
+            "wins": s.wins, "losses": s.losses, "draws": s.draws,
+            "longest_win": s.longest_win, "longest_loss": s.longest_loss,
+        });
+        if let Some(hist) = examples {
+            let hs = hist.side(side);
+            for (key, e) in [
+                ("longest_win_example", &hs.longest_win),
+                ("longest_loss_example", &hs.longest_loss),
+            ] {
+                v[key] = e.as_ref().map(|(_, p)| p.to_string()).into();
+            }
+        }
+        let key = if side == Color::White {
+            "white_to_move"
+        } else {
+            "black_to_move"
+        };
+        sides.insert(key.into(), v);
+    }
+    let options: serde_json::Map<String, serde_json::Value> = rules
+        .options()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.into()))
+        .collect();
+    let doc = json!({
+        "file": a.file.display().to_string(),
+        "material": h.material.to_string(),
+        "format_version": h.format_version,
+        "index_scheme_version": h.index_scheme_version,
+        "ruleset": rules.label(),
+        "ruleset_id": format!("{:016x}", h.ruleset_id),
+        "options": options,
+        "slots": h.index_size,
+        "positions": positions,
+        "white_to_move_only": h.white_to_move_only,
+        "value_width": h.value_width,
+        "compressed": t.compressed_sizes().map(|z| json!({"wdl_bytes": z.wdl_bytes, "distance_bytes": z.dtm_bytes, "dont_cares": t.has_dont_cares()})),
+        "bytes": t.file_len(),
+        "payload_crc32": format!("{:08x}", h.payload_crc),
+        "sides": sides,
+    });
+    outln!("{doc}");
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Default)]
+struct Totals {
+    tables: u64,
+    positions: u64,
+    slots: u64,
+    bytes: u64,
+    /// [side][win, loss, draw]
+    wld: [[u64; 3]; 2],
+    longest_win: u16,
+}
+
+impl Totals {
+    fn add(&mut self, h: &Header, bytes: u64) {
+        self.tables += 1;
+        self.positions += h.sides.iter().map(|s| s.positions).sum::<u64>();
+        self.slots += h.index_size;
+        self.bytes += bytes;
+        for side in Color::ALL {
+            let s = h.side(side);
+            let w = &mut self.wld[side.index()];
+            w[0] += s.wins;
+            w[1] += s.losses;
+            w[2] += s.draws;
+            self.longest_win = self.longest_win.max(s.longest_win);
+        }
+    }
+}
+
+pub fn run_stats(a: StatsArgs) -> CmdResult {
+    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
+    let dir = table_dir(&a.tables.path, &rules);
+    let mut files = table_files(&dir).map_err(|e| e.to_string())?;
+    // A material with both a plain and a compressed file counts once (the
+    // plain one, which probes prefer too).
+    files.retain(|f| {
+        f.extension().and_then(|x| x.to_str()) != Some(COMPRESSED_EXTENSION)
+            || !f.with_extension(TABLE_EXTENSION).exists()
+    });
+    if files.is_empty() {
+        return Err(format!("no tables in '{}'", dir.display()));
+    }
+    let mut by_count: BTreeMap<u32, Totals> = BTreeMap::new();
+    let mut rows = Vec::new();
+    for f in &files {
+        let h = Header::read(f).map_err(|e| e.to_string())?;
+        h.check_ruleset(&rules, f).map_err(|e| e.to_string())?;
+        let bytes = h.header_len as u64 + h.payload_len;
+        by_count
+            .entry(h.material.piece_count())
+            .or_default()
+            .add(&h, bytes);
+        rows.push((h, bytes));
+    }
+    rows.sort_by_key(|(h, _)| (h.material.piece_count(), h.material.to_string()));
+    let histograms = if a.histograms {
+        let pool = crate::common::thread_pool(a.threads)?;
+        let tb = jungletb_tablebase::Tablebase::with_dir(dir.clone(), rules.clone());
+        rows.iter()
+            .map(|(h, _)| {
+                pool.install(|| histogram(&tb, h.material))
+                    .map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?
+    } else {
+        Vec::new()
+    };
+    if a.json {
+        for (k, (h, bytes)) in rows.iter().enumerate() {
+            let side = |c: Color| {
+                let s = h.side(c);
+                json!({"wins": s.wins, "losses": s.losses, "draws": s.draws,
+                       "longest_win": s.longest_win, "longest_loss": s.longest_loss})
+            };
+            let mut doc = json!({
+                "material": h.material.to_string(),
+                "pieces": h.material.piece_count(),
+                "positions": h.sides.iter().map(|s| s.positions).sum::<u64>(),
+                "slots": h.index_size,
+                "bytes": bytes,
+                "white_to_move": side(Color::White),
+                "black_to_move": side(Color::Black),
+            });
+            if let Some(hist) = histograms.get(k) {
+                for c in Color::ALL {
+                    let hs = hist.side(c);
+                    let example = |e: &Option<(Value, Position)>| {
+                        e.as_ref().map(
+                            |(v, p)| json!({"position": p.to_string(), "value": v.to_string()}),
+                        )
+                    };
+                    let key = if c == Color::White {
+                        "white_to_move"
+                    } else {
+                        "black_to_move"
+                    };
+                    let o = doc[key].as_object_mut().expect("an object");
+                    o.insert("win_plies".into(), json!(hs.wins));
+                    o.insert("loss_plies".into(), json!(hs.losses));
+                    o.insert(
+                        "longest_win_example".into(),
+                        json!(example(&hs.longest_win)),
+                    );
+                    o.insert(
+                        "longest_loss_example".into(),
+                        json!(example(&hs.longest_loss)),
+                    );
+                }
+            }
+            outln!("{doc}");
+        }
+        for (n, t) in &by_count {
+            outln!(
+                "{}",
+                json!({
+                    "pieces": n, "tables": t.tables, "positions": t.positions, "slots": t.slots,
+                    "bytes": t.bytes,
+                    "white_to_move": {"wins": t.wld[0][0], "losses": t.wld[0][1], "draws": t.wld[0][2]},
+                    "black_to_move": {"wins": t.wld[1][0], "losses": t.wld[1][1], "draws": t.wld[1][2]},
+                    "longest_win": t.longest_win,
+                })
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "{:<10} {:>10} {:>8}  {:>27}  {:>27}  {:>5} {:>5}",
+        "material",
+        "positions",
+        "density",
+        "White to move: W / L / D",
+        "Black to move: W / L / D",
+        "maxW",
+        "maxL"
+    );
+    for (k, (h, _)) in rows.iter().enumerate() {
+        let (w, b) = (h.side(Color::White), h.side(Color::Black));
+        let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+        outln!(
+            "{:<10} {:>10} {:>8.4}  {:>27}  {:>27}  {:>5} {:>5}",
+            h.material.to_string(),
+            positions,
+            positions as f64 / h.index_size as f64,
+            format!("{} / {} / {}", w.wins, w.losses, w.draws),
+            format!("{} / {} / {}", b.wins, b.losses, b.draws),
+            w.longest_win.max(b.longest_win),
+            w.longest_loss.max(b.longest_loss),
+        );
+        if let Some(hist) = histograms.get(k) {
+            for c in Color::ALL {
+                let hs = hist.side(c);
+                for (v, p) in hs.longest_win.iter().chain(&hs.longest_loss) {
+                    outln!("{:<10} {v}: {p}", "");
+                }
+            }
+        }
+    }
+    outln!();
+    for (n, t) in &by_count {
+        outln!(
+            "{n} pieces: {} tables, {} positions ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {}",
+            t.tables, t.positions, t.slots, human_bytes(t.bytes),
+            t.wld[0][0], t.wld[0][1], t.wld[0][2], t.wld[1][0], t.wld[1][1], t.wld[1][2], t.longest_win
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

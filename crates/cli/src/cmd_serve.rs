@@ -1,0 +1,152 @@
+//! `jungletb serve`: the HTTP API and the web board.
+
+use crate::common::{CmdResult, RulesArgs, TablesArg};
+use clap::Args as ClapArgs;
+use jungletb_tablebase::Tablebase;
+use jungletb_rules::Ruleset;
+use jungletb_server::{serve, Served, ServerConfig};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `serve`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    tables: TablesArg,
+    /// Also serve this rule set (with --rule overrides) under its label, as
+    /// well as standard, leiden and popular.
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Address to listen on (port 0: any free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    bind: String,
+    /// Probe threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+    /// Requests that may wait for a probe thread; more get 503 at once.
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    queue: usize,
+    /// Connections open at once; more wait in the kernel's accept queue.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    max_connections: usize,
+    /// Seconds a connection may stay without traffic before it is closed
+    /// (not while one of its requests is being answered).
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    idle_timeout: u64,
+    /// Cached answers (0: no cache).
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    cache_entries: usize,
+    /// Megabytes of cached answers.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    cache_mb: usize,
+    /// No line per request on standard error.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// A rule set to serve, with its tables if they are there.
+fn served(root: &std::path::Path, rules: Ruleset, generate_args: String) -> Served {
+    let tables = Tablebase::open(root, rules.clone())
+        .map(Arc::new)
+        .map_err(|e| e.to_string());
+    Served {
+        label: rules.label(),
+        rules,
+        tables,
+        generate_args,
+    }
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let root = &a.tables.path;
+    if !root.is_dir() {
+        return Err(format!(
+            "no tables directory '{}' (generate tables with `jungletb generate --out {}`, or pass --tables DIR)",
+            root.display(),
+            root.display()
+        ));
+    }
+    let mut rulesets: Vec<Served> = ["standard", "leiden", "popular"]
+        .iter()
+        .map(|name| {
+            let rules = Ruleset::by_name(name).expect("a named rule set");
+            served(
+                root,
+                rules,
+                format!("--out {} --ruleset {name}", root.display()),
+            )
+        })
+        .collect();
+    let custom = a.rules.resolve_in(Some(root))?;
+    if rulesets.iter().all(|s| s.label != custom.label()) {
+        let args = format!("--out {} {}", root.display(), a.rules.command_args());
+        rulesets.push(served(root, custom, args));
+    }
+    if rulesets.iter().all(|s| s.tables.is_err()) {
+        return Err(format!(
+            "no tables for any rule set under '{}' (generate some with `jungletb generate --out {}`)",
+            root.display(),
+            root.display()
+        ));
+    }
+    let config = ServerConfig {
+        workers: a.workers.unwrap_or(ServerConfig::default().workers),
+        queue: a.queue,
+        max_connections: a.max_connections,
+        idle_timeout: std::time::Duration::from_secs(a.idle_timeout.max(1)),
+        cache_entries: a.cache_entries,
+        cache_bytes: a.cache_mb << 20,
+        log_requests: !a.quiet,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(config.workers + 2)
+        .build()
+        .map_err(|e| format!("serve: cannot start the runtime: {e}"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&a.bind)
+            .await
+            .map_err(|e| format!("serve: cannot listen on {}: {e}", a.bind))?;
+        let addr = listener.local_addr().map_err(|e| format!("serve: {e}"))?;
+        for s in &rulesets {
+            match &s.tables {
+                Ok(_) => eprintln!(
+                    "serving {} tables at http://{addr}/api/{}",
+                    s.label, s.label
+                ),
+                Err(e) => eprintln!("no tables for {}: {e}", s.label),
+            }
+        }
+        eprintln!("listening on http://{addr}/ (Ctrl-C to stop)");
+        serve(listener, rulesets, config, shutdown_signal())
+            .await
+            .map_err(|e| format!("serve: {e}"))?;
+        eprintln!("stopped");
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Completes on SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {},
+            _ = term.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+    eprintln!("shutting down: finishing the requests in flight");
+}

@@ -1,0 +1,120 @@
+//! `jungletb zugzwangs`: mutual and half zugzwangs per material.
+
+use crate::common::{
+    materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
+};
+use clap::Args as ClapArgs;
+use jungletb_analysis::zugzwang::{scan_material, Example, Report};
+use jungletb_tablebase::{table_dir, Tablebase};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+/// Arguments of `zugzwangs`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    tables: TablesArg,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Only this material (e.g. LvR; repeatable). Default: every table.
+    #[arg(long = "material", value_name = "KEY")]
+    materials: Vec<String>,
+    /// Examples per material, longest first.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    limit: usize,
+    #[command(flatten)]
+    scan: ScanArgs,
+}
+
+fn example_json(e: &Example) -> serde_json::Value {
+    json!({
+        "kind": e.kind.name(),
+        "position": e.position.to_string(),
+        "white_to_move": e.white_to_move.to_string(),
+        "black_to_move": e.black_to_move.to_string(),
+    })
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
+    let dir = table_dir(&a.tables.path, &rules);
+    let materials = materials_in(&dir, &rules, &a.materials)?;
+    let tb = Tablebase::with_dir(dir, rules);
+    let pool = thread_pool(a.scan.threads)?;
+    let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
+    let mut totals: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
+    if !a.scan.json {
+        outln!(
+            "{:<10} {:>14} {:>14}  longest examples (White to move / Black to move)",
+            "material",
+            "mutual",
+            "half"
+        );
+    }
+    for m in materials {
+        bar.set_message(m.to_string());
+        let r: Report = pool
+            .install(|| scan_material(&tb, m, a.limit))
+            .map_err(|e| e.to_string())?;
+        bar.inc(1);
+        let t = totals.entry(m.piece_count()).or_default();
+        t.0 += 1;
+        t.1 += r.mutual;
+        t.2 += r.half;
+        if a.scan.json {
+            outln!(
+                "{}",
+                json!({
+                    "material": r.material.to_string(),
+                    "pieces": r.material.piece_count(),
+                    "mutual": r.mutual,
+                    "half": r.half,
+                    "examples": r.examples.iter().map(example_json).collect::<Vec<_>>(),
+                })
+            );
+            continue;
+        }
+        bar.suspend(|| {
+            let first = r.examples.first().map_or(String::new(), |e| {
+                format!(
+                    "{} {} ({} / {})",
+                    e.kind.name(),
+                    e.position,
+                    e.white_to_move,
+                    e.black_to_move
+                )
+            });
+            outln!(
+                "{:<10} {:>14} {:>14}  {first}",
+                r.material.to_string(),
+                r.mutual,
+                r.half
+            );
+            for e in r.examples.iter().skip(1) {
+                outln!(
+                    "{:<10} {:>14} {:>14}  {} {} ({} / {})",
+                    "",
+                    "",
+                    "",
+                    e.kind.name(),
+                    e.position,
+                    e.white_to_move,
+                    e.black_to_move
+                );
+            }
+        });
+    }
+    bar.finish_and_clear();
+    for (n, (tables, mutual, half)) in &totals {
+        if a.scan.json {
+            outln!(
+                "{}",
+                json!({"pieces": n, "tables": tables, "mutual": mutual, "half": half})
+            );
+        } else {
+            outln!("{n} pieces: {tables} tables, {mutual} mutual zugzwangs, {half} half zugzwangs (placements on the board)");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,285 @@
+//! Options shared by several commands.
+
+use clap::Args;
+use jungletb_tablebase::{Header, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+use jungletb_rules::Ruleset;
+use std::path::{Path, PathBuf};
+
+/// Where the tables are: `--tables DIR` or `JUNGLETB_TABLES`.
+#[derive(Args, Debug, Clone)]
+pub struct TablesArg {
+    /// Tables root directory (one directory per rule set in it), or one rule
+    /// set's directory.
+    #[arg(
+        long = "tables",
+        default_value = "tables",
+        env = "JUNGLETB_TABLES",
+        value_name = "DIR"
+    )]
+    pub path: PathBuf,
+}
+
+/// The rule set to use: a named one plus overrides.
+#[derive(Args, Debug, Clone)]
+pub struct RulesArgs {
+    /// Rule set: standard, leiden or popular.
+    #[arg(long, default_value = "standard", value_name = "NAME")]
+    pub ruleset: String,
+    /// Override one rule option, e.g. --rule universal_traps=true (repeatable).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The resolved rule set.
+    pub fn resolve(&self) -> Result<Ruleset, String> {
+        self.resolve_in(None)
+    }
+
+    /// The resolved rule set; `--ruleset` may also name the directory of a
+    /// custom rule set under the tables root `tables` (e.g.
+    /// `standard-custom-0123456789abcdef`): its options are read from a
+    /// table's header there.
+    pub fn resolve_in(&self, tables: Option<&Path>) -> Result<Ruleset, String> {
+        let mut r = match Ruleset::by_name(&self.ruleset) {
+            Ok(r) => r,
+            Err(e) => match tables.and_then(|t| custom_ruleset(t, &self.ruleset)) {
+                Some(r) => r,
+                None => return Err(e.to_string()),
+            },
+        };
+        for kv in &self.rules {
+            r.apply_override(kv).map_err(|e| e.to_string())?;
+        }
+        r.check_supported().map_err(|e| e.to_string())?;
+        Ok(r)
+    }
+
+    /// The `--ruleset`/`--rule` arguments that select this rule set again
+    /// (for hints naming a command to run).
+    pub fn command_args(&self) -> String {
+        let mut s = format!("--ruleset {}", self.ruleset);
+        for kv in &self.rules {
+            s.push_str(&format!(" --rule {kv}"));
+        }
+        s
+    }
+}
+
+/// The rule set of the tables in directory `label` under `root` (or `root`
+/// itself if that is the directory), read from a table header.
+fn custom_ruleset(root: &Path, label: &str) -> Option<Ruleset> {
+    let dir = if root.file_name().and_then(|n| n.to_str()) == Some(label) {
+        root.to_path_buf()
+    } else {
+        root.join(label)
+    };
+    let rd = std::fs::read_dir(dir).ok()?;
+    for e in rd.flatten() {
+        let path = e.path();
+        let ext = path.extension().and_then(|x| x.to_str());
+        if ext != Some(TABLE_EXTENSION) && ext != Some(COMPRESSED_EXTENSION) {
+            continue;
+        }
+        if let Ok(h) = Header::read(&path) {
+            let r = Ruleset::from_canonical_string(&h.ruleset).ok()?;
+            return (r.label() == label).then_some(r);
+        }
+    }
+    None
+}
+
+/// Keeps the table files of `materials` (any colour order; all files if
+/// empty). Fails on an unknown material name.
+pub fn only_materials(
+    files: Vec<std::path::PathBuf>,
+    materials: &[String],
+) -> Result<Vec<std::path::PathBuf>, String> {
+    if materials.is_empty() {
+        return Ok(files);
+    }
+    let names = materials
+        .iter()
+        .map(|s| {
+            s.parse::<jungletb_indexer::Material>()
+                .map(|m| m.canonical().0.to_string())
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<Vec<String>, String>>()?;
+    Ok(files
+        .into_iter()
+        .filter(|p| {
+            p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| names.iter().any(|n| n == s))
+        })
+        .collect())
+}
+
+/// Writes one line of command output to standard output. When the reader
+/// has gone (a closed pipe), the program ends at once with success, as the
+/// output is no longer wanted; another write error ends it with a message
+/// and exit code 1.
+pub fn write_line(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("jungletb: error: writing output: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// The error type of commands: a message for the user.
+pub type CmdResult = Result<std::process::ExitCode, String>;
+
+/// A worker pool of `threads` threads (default: all cores).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        pool = pool.num_threads(t.max(1));
+    }
+    pool.build().map_err(|e| e.to_string())
+}
+
+/// Formats a byte count.
+pub fn human_bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
+    } else if b >= 1 << 20 {
+        format!("{:.2} MiB", b as f64 / (1u64 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// Parses a byte count with an optional binary suffix: `1048576`, `512K`,
+/// `64M`, `4G`, `1T` (also `KiB`, `MB`, … : all binary multiples).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, suffix) = t.split_at(digits);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a byte count (e.g. 4G, 512M, 1048576)"))?;
+    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => {
+            return Err(format!(
+                "'{text}': unknown unit '{suffix}' (use K, M, G or T)"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{text}' is too large"))
+}
+
+/// `n` with the singular or plural noun: "1 table", "3 tables".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Seconds as a short human duration.
+pub fn duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
+/// Output and work options of the whole-table scans (`zugzwangs`,
+/// `compare-rules`).
+#[derive(Args, Debug, Clone)]
+pub struct ScanArgs {
+    /// One JSON object per material, then one per piece count.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The materials with a table (plain or compressed) of `rules` in `dir`,
+/// sorted by piece count then name; only `materials` if given (an unknown
+/// name, or one without a table, is an error).
+pub fn materials_in(
+    dir: &Path,
+    rules: &Ruleset,
+    materials: &[String],
+) -> Result<Vec<jungletb_indexer::Material>, String> {
+    if !dir.is_dir() {
+        return Err(format!(
+            "no tables of rule set '{}': '{}' is not a directory (make them with `jungletb generate --ruleset …`)",
+            rules.label(),
+            dir.display()
+        ));
+    }
+    let files = jungletb_tablebase::table_files(dir).map_err(|e| e.to_string())?;
+    let files = only_materials(files, materials)?;
+    let mut out = Vec::new();
+    for f in &files {
+        let h = Header::read(f).map_err(|e| e.to_string())?;
+        h.check_ruleset(rules, f).map_err(|e| e.to_string())?;
+        out.push(h.material);
+    }
+    out.sort_by_key(|m| (m.piece_count(), m.to_string()));
+    out.dedup();
+    if out.is_empty() {
+        return Err(if materials.is_empty() {
+            format!("no tables in '{}'", dir.display())
+        } else {
+            format!(
+                "no table of {} in '{}'",
+                materials.join(", "),
+                dir.display()
+            )
+        });
+    }
+    Ok(out)
+}
+
+/// A progress bar over `n` tables on standard error (drawn only on a
+/// terminal, hidden with `quiet`).
+pub fn table_bar(n: usize, quiet: bool) -> indicatif::ProgressBar {
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(n as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("tables {bar:30} {pos}/{len} {msg}")
+            .expect("a valid template"),
+    );
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_parse_with_binary_units() {
+        assert_eq!(parse_bytes("1048576"), Ok(1 << 20));
+        assert_eq!(parse_bytes("512K"), Ok(512 << 10));
+        assert_eq!(parse_bytes("4G"), Ok(4 << 30));
+        assert_eq!(parse_bytes("64 MiB"), Ok(64 << 20));
+        assert!(parse_bytes("four").is_err());
+        assert!(parse_bytes("4X").is_err());
+        assert!(parse_bytes("99999999999T").is_err());
+    }
+}

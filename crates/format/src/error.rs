@@ -1,0 +1,163 @@
+//! Typed errors for table files.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A table file is missing, unreadable or not a valid table for the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableError {
+    /// The file does not exist.
+    Missing(PathBuf),
+    /// An I/O error (message kept as text so errors can be cached and shared).
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        message: String,
+    },
+    /// The file does not start with the jungletb magic bytes.
+    NotATable(PathBuf),
+    /// Shorter or longer than its header says.
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Size the header implies.
+        expected: u64,
+        /// Size on disk.
+        found: u64,
+    },
+    /// Written by a format or index scheme this version cannot read.
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// What is unsupported.
+        what: String,
+    },
+    /// Solved under another rule set than the one asked for.
+    WrongRuleset {
+        /// The file.
+        path: PathBuf,
+        /// The rule set asked for.
+        expected: String,
+        /// The rule set in the file.
+        found: String,
+    },
+    /// Holds another material than its name says.
+    WrongMaterial {
+        /// The file.
+        path: PathBuf,
+        /// Material asked for.
+        expected: String,
+        /// Material in the file.
+        found: String,
+    },
+    /// A checksum does not match: the file is corrupt.
+    ChecksumMismatch {
+        /// The file.
+        path: PathBuf,
+        /// Header or payload.
+        part: &'static str,
+    },
+    /// Opening the table would exceed the tablebase's limits on mapped
+    /// bytes and open files.
+    Limit {
+        /// The file.
+        path: PathBuf,
+        /// Which limits.
+        what: String,
+    },
+    /// The table stores "don't care" values for positions a capture or an
+    /// immediate win decides (see [`crate::compressed`]): its values are
+    /// answered only with the search that recovers them, through a
+    /// [`crate::Tablebase`] holding the tables the captures lead into.
+    NeedsSearch(PathBuf),
+    /// Any other inconsistency.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Missing(p) => write!(f, "{}: table file not found", p.display()),
+            TableError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            TableError::NotATable(p) => {
+                write!(f, "{}: not a jungletb table (bad magic bytes)", p.display())
+            }
+            TableError::Truncated {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: truncated or padded table: {found} bytes, header implies {expected}",
+                path.display()
+            ),
+            TableError::UnsupportedVersion { path, what } => {
+                write!(f, "{}: unsupported {what}", path.display())
+            }
+            TableError::WrongRuleset {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: table was solved under rule set '{found}', not '{expected}'",
+                path.display()
+            ),
+            TableError::WrongMaterial {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: file holds material {found}, expected {expected}",
+                path.display()
+            ),
+            TableError::ChecksumMismatch { path, part } => {
+                write!(
+                    f,
+                    "{}: {part} checksum mismatch: the file is corrupt",
+                    path.display()
+                )
+            }
+            TableError::Limit { path, what } => {
+                write!(f, "{}: not opened: {what}", path.display())
+            }
+            TableError::NeedsSearch(p) => write!(
+                f,
+                "{}: this compressed table leaves the values of positions decided by a \
+                 capture or an immediate win to a search at probe time, through a tablebase \
+                 (`jungletb probe`, `Tablebase`); reading it slot by slot (as a lone table, \
+                 or as a smaller table while generating) needs the plain table, or one \
+                 written by `jungletb compress --no-dont-cares`",
+                p.display()
+            ),
+            TableError::Corrupt { path, what } => {
+                write!(f, "{}: corrupt table: {what}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl TableError {
+    /// The error for an I/O failure on `path`: [`TableError::Missing`] if
+    /// the file does not exist, else [`TableError::Io`].
+    pub fn from_io(path: &std::path::Path, e: std::io::Error) -> TableError {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            TableError::Missing(path.to_path_buf())
+        } else {
+            TableError::Io {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }
+        }
+    }
+}
+

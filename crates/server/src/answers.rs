@@ -1,0 +1,231 @@
+//! The JSON documents of the API, computed from a [`Tablebase`] (blocking
+//! work: these run on the probe pool, never on the async threads).
+//!
+//! Conventions (those of lichess's tablebase API): `category` and `plies`
+//! of a position are for its side to move; each move's are for the side to
+//! move *after* the move, so the mover's best move is the one whose
+//! category is `"loss"` with the fewest plies.
+
+use jungletb_analysis::histogram::histogram;
+use jungletb_analysis::piece_map::{piece_map, MapError, MapSquare};
+use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
+use jungletb_indexer::Material;
+use jungletb_rules::{Color, Position, Square, Value};
+use serde_json::{json, Value as Json};
+
+/// `"w"` or `"b"`.
+pub fn side_letter(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// `category` and `plies` of a value.
+fn value_fields(v: Value) -> (&'static str, Option<u16>) {
+    (v.wdl_name(), v.plies())
+}
+
+/// The winner of a decided position, if any.
+fn winner(pos: &Position, v: Value) -> Option<&'static str> {
+    let me = pos.side_to_move();
+    match v {
+        Value::Win(_) => Some(side_letter(me)),
+        Value::Loss(_) => Some(side_letter(me.opponent())),
+        Value::Draw => None,
+    }
+}
+
+/// `GET /api/{ruleset}?position=P`: the position's value and every legal
+/// move with the value after it, best first for the mover.
+pub fn position(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
+    let e = tb.evaluate(pos)?;
+    let probes = 1 + e.moves.len() as u64;
+    let (category, plies) = value_fields(e.value);
+    let board = tb.rules().board();
+    let moves: Vec<Json> = e
+        .moves
+        .iter()
+        .map(|r| {
+            let (category, plies) = value_fields(r.value_after());
+            json!({
+                "move": r.mv.to_string(),
+                "category": category,
+                "plies": plies,
+                "capture": r.mv.captured.is_some(),
+                "den": board.is_den(r.mv.to),
+            })
+        })
+        .collect();
+    Ok((
+        json!({
+            "position": e.position.to_string(),
+            "side_to_move": side_letter(e.position.side_to_move()),
+            "category": category,
+            "plies": plies,
+            "game_over": e.game_over.map(|g| g.name()),
+            "winner": e.game_over.and_then(|_| winner(&e.position, e.value)),
+            "moves": moves,
+        }),
+        probes,
+    ))
+}
+
+/// `GET /api/{ruleset}/mainline?position=P`: the optimal line to the end
+/// (empty for a draw or a finished game), each step with the position and
+/// its value after the move. (The probe count reported is one per step.)
+pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
+    let e: Evaluation = tb.evaluate_value(pos)?;
+    let line = if e.game_over.is_some() {
+        Vec::new()
+    } else {
+        tb.line(pos)?
+    };
+    // Along an optimal line the values follow from the first one (`line`
+    // has checked that the line is as long as the table says).
+    let (mut cur, mut value) = (*pos, e.value);
+    let mut steps = Vec::with_capacity(line.len());
+    for mv in &line {
+        let next = cur.play(mv);
+        value = value.to_child();
+        let (category, plies) = value_fields(value);
+        steps.push(json!({
+            "move": mv.to_string(),
+            "position": next.to_string(),
+            "category": category,
+            "plies": plies,
+        }));
+        cur = next;
+    }
+    let (category, plies) = value_fields(e.value);
+    Ok((
+        json!({
+            "position": e.position.to_string(),
+            "category": category,
+            "plies": plies,
+            "mainline": steps,
+            "winner": winner(&e.position, e.value),
+        }),
+        1 + line.len() as u64,
+    ))
+}
+
+/// `GET /api/{ruleset}/stats/{material}`: counts per side to move (from
+/// the header), the distance histogram and the longest win and loss with
+/// an example position each (one pass over the table).
+pub fn stats(tb: &Tablebase, material: Material) -> Result<(Json, u64), ProbeError> {
+    let table = tb.table(material)?;
+    let hist = histogram(tb, material)?;
+    let header = table.header();
+    let mut sides = serde_json::Map::new();
+    for c in Color::ALL {
+        let s = header.sides[c.index()];
+        let h = hist.side(c);
+        let example = |e: &Option<(Value, Position)>| {
+            e.as_ref()
+                .map(|(v, p)| json!({"position": p.to_string(), "plies": v.plies()}))
+        };
+        let key = if c == Color::White {
+            "white_to_move"
+        } else {
+            "black_to_move"
+        };
+        sides.insert(
+            key.into(),
+            json!({
+                "wins": h.wins.iter().sum::<u64>(),
+                "losses": h.losses.iter().sum::<u64>(),
+                "draws": h.draws,
+                "stored": !(header.white_to_move_only && c == Color::Black),
+                "header_positions": s.positions,
+                "win_plies": h.wins,
+                "loss_plies": h.losses,
+                "longest_win": example(&h.longest_win),
+                "longest_loss": example(&h.longest_loss),
+            }),
+        );
+    }
+    Ok((
+        json!({
+            "material": header.material.to_string(),
+            "pieces": header.material.piece_count(),
+            "slots": header.index_size,
+            "sides": sides,
+        }),
+        header.index_size,
+    ))
+}
+
+/// `GET /api/{ruleset}/map?position=P&square=S`: the value (for the side
+/// to move of `P`) with the piece on `S` placed on each square; `null`
+/// where it may not stand.
+pub fn map(tb: &Tablebase, pos: &Position, from: Square) -> Result<(Json, u64), MapError> {
+    let m = piece_map(tb, pos, from)?;
+    let mut probes = 0;
+    let squares: Vec<Json> = Square::all()
+        .zip(&m.squares)
+        .map(|(sq, cell)| match cell {
+            MapSquare::Unavailable => Json::Null,
+            MapSquare::Value(e) => {
+                probes += 1;
+                let (category, plies) = value_fields(e.value);
+                json!({
+                    "square": sq.to_string(),
+                    "category": category,
+                    "plies": plies,
+                    "game_over": e.game_over.map(|g| g.name()),
+                })
+            }
+        })
+        .collect();
+    Ok((
+        json!({
+            "position": m.position.to_string(),
+            "square": from.to_string(),
+            "piece": m.piece.letter().to_string(),
+            "owner": side_letter(m.piece.color),
+            "side_to_move": side_letter(m.position.side_to_move()),
+            "squares": squares,
+        }),
+        probes,
+    ))
+}
+
+/// `GET /api/{ruleset}/board`: the terrain, for drawing the board.
+pub fn board(rules: &jungletb_rules::Ruleset) -> Json {
+    let b = rules.board();
+    let names = |f: &dyn Fn(Square) -> bool| -> Vec<String> {
+        Square::all()
+            .filter(|&s| f(s))
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let animals: Vec<Json> = jungletb_rules::Animal::ALL
+        .iter()
+        .map(|&a| {
+            json!({
+                "letter": a.letter().to_string(),
+                "name": a.name(),
+                "rank": rules.rank(a),
+                "in_game": rules.animal_allowed(a),
+                "swims": rules.swims(a),
+            })
+        })
+        .collect();
+    json!({
+        "ruleset": rules.label(),
+        "files": 7,
+        "ranks": 9,
+        "water": names(&|s| b.is_water(s)),
+        "traps": {
+            "w": names(&|s| b.is_trap_of(s, Color::White)),
+            "b": names(&|s| b.is_trap_of(s, Color::Black)),
+        },
+        "dens": {
+            "w": names(&|s| b.is_den_of(s, Color::White)),
+            "b": names(&|s| b.is_den_of(s, Color::Black)),
+        },
+        "animals": animals,
+        "options": rules.options().into_iter().map(|(k, v)| (k.to_string(), Json::from(v))).collect::<serde_json::Map<_, _>>(),
+    })
+}

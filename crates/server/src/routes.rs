@@ -1,0 +1,403 @@
+//! The HTTP routes: parse the request, answer from the cache or compute on
+//! the bounded probe pool, turn every failure into a JSON error with the
+//! right status.
+
+use crate::answers;
+use crate::cache::Cached;
+use crate::page;
+use crate::state::{AppState, Served};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use jungletb_analysis::piece_map::MapError;
+use jungletb_tablebase::{ProbeError, TableError, Tablebase};
+use jungletb_indexer::Material;
+use jungletb_rules::{Position, Square};
+use serde_json::{json, Value as Json};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Longest query string read (a position is under 80 characters).
+const MAX_QUERY: usize = 1024;
+
+type Shared = Arc<AppState>;
+
+/// Every route of the server.
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/assets/{file}", get(page::asset))
+        .route("/health", get(health))
+        .route("/metrics", get(metrics))
+        .route("/api/rulesets", get(rulesets))
+        .route("/api/{ruleset}", get(probe))
+        .route("/api/{ruleset}/mainline", get(mainline))
+        .route("/api/{ruleset}/map", get(map))
+        .route("/api/{ruleset}/board", get(board))
+        .route("/api/{ruleset}/stats/{material}", get(stats))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            log_and_count,
+        ))
+        .with_state(state)
+}
+
+/// A failed request: status, a machine-readable kind, a message.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    kind: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn bad(kind: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            kind,
+            message: message.into(),
+        }
+    }
+
+    fn not_found(kind: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A probe failure, with the command that generates a missing table
+    /// (`material`: the one asked about, which `generate` makes with
+    /// everything it needs).
+    fn from_probe(e: ProbeError, generate_args: &str, material: Option<Material>) -> ApiError {
+        match &e {
+            ProbeError::Position(_) => ApiError::bad("impossible_position", e.to_string()),
+            ProbeError::Rules(_) => ApiError::bad("rules", e.to_string()),
+            ProbeError::GameOver(_) => ApiError::bad("game_over", e.to_string()),
+            ProbeError::NoTables(_) => ApiError::not_found("no_tables", e.to_string()),
+            ProbeError::Table(TableError::Missing(_)) => {
+                let material = material
+                    .map(|m| format!(" --material {m}"))
+                    .unwrap_or_default();
+                ApiError::not_found(
+                    "missing_table",
+                    format!("{e}; generate it with: jungletb generate {generate_args}{material}"),
+                )
+            }
+            // A damaged table is the server's problem, not the request's.
+            ProbeError::Table(_) => ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                kind: "bad_table",
+                message: e.to_string(),
+            },
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json_response(
+            self.status,
+            json!({"error": self.message, "kind": self.kind}).to_string(),
+        )
+    }
+}
+
+fn json_response(status: StatusCode, body: impl Into<axum::body::Body>) -> Response {
+    let mut r = (status, body.into()).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    r
+}
+
+/// The value of `key` in a query string (`+` and `%xx` decoded; invalid
+/// UTF-8 becomes U+FFFD and then fails to parse as what it should be).
+fn query_param(query: &Option<String>, key: &str) -> Result<Option<String>, ApiError> {
+    let Some(q) = query else { return Ok(None) };
+    if q.len() > MAX_QUERY {
+        return Err(ApiError::bad(
+            "query_too_long",
+            format!("query string of {} bytes (at most {MAX_QUERY})", q.len()),
+        ));
+    }
+    Ok(form_urlencoded::parse(q.as_bytes())
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.into_owned()))
+}
+
+/// The `position` parameter, parsed (`_` may stand for spaces).
+fn position_param(query: &Option<String>) -> Result<Position, ApiError> {
+    let text = query_param(query, "position")?.ok_or_else(|| {
+        ApiError::bad(
+            "missing_position",
+            "missing ?position=… (e.g. ?position=7/7/7/7/7/7/7/7/E5r_w)",
+        )
+    })?;
+    text.replace('_', " ")
+        .parse()
+        .map_err(|e| ApiError::bad("notation", format!("{e}")))
+}
+
+/// The rule set named in the path, and its tables.
+fn served(
+    state: &AppState,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<(&Served, Arc<Tablebase>), ApiError> {
+    let Path(label) = path.map_err(|e| ApiError::bad("path", e.body_text()))?;
+    let served = state.served(&label).ok_or_else(|| {
+        let known: Vec<&str> = state.rulesets.iter().map(|s| s.label.as_str()).collect();
+        ApiError::not_found(
+            "unknown_ruleset",
+            format!(
+                "this server has no rule set '{}' (it serves: {})",
+                label.chars().take(64).collect::<String>(),
+                known.join(", ")
+            ),
+        )
+    })?;
+    match &served.tables {
+        Ok(tb) => Ok((served, Arc::clone(tb))),
+        Err(why) => Err(ApiError::not_found("no_tables", why.clone())),
+    }
+}
+
+/// Answers from the cache, or runs `work` on the probe pool and keeps its
+/// answer. `work` returns the JSON and the number of table probes it made.
+async fn cached_or_compute(
+    state: Shared,
+    key: String,
+    work: impl FnOnce() -> Result<(Json, u64), ApiError> + Send + 'static,
+) -> Response {
+    if let Some(hit) = state.cache.get(&key) {
+        state.metrics.cache_hits.fetch_add(1, Ordering::Relaxed);
+        let mut r = json_response(
+            StatusCode::from_u16(hit.status).unwrap_or(StatusCode::OK),
+            hit.body,
+        );
+        r.headers_mut()
+            .insert("x-cache", HeaderValue::from_static("hit"));
+        return r;
+    }
+    // A place in the queue, or 503 at once: work waiting for the pool is
+    // bounded whatever the number of connections.
+    let Ok(_queued) = Arc::clone(&state.queue).try_acquire_owned() else {
+        state.metrics.overloaded.fetch_add(1, Ordering::Relaxed);
+        return ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            kind: "overloaded",
+            message: "too many requests waiting for the tables; try again".into(),
+        }
+        .into_response();
+    };
+    let Ok(worker) = Arc::clone(&state.workers).acquire_owned().await else {
+        return ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            kind: "shutting_down",
+            message: "the server is shutting down".into(),
+        }
+        .into_response();
+    };
+    let result = tokio::task::spawn_blocking(move || {
+        let r = work();
+        drop(worker);
+        r
+    })
+    .await;
+    match result {
+        Ok(Ok((doc, probes))) => {
+            state.metrics.computed.fetch_add(1, Ordering::Relaxed);
+            state.metrics.probes.fetch_add(probes, Ordering::Relaxed);
+            let body = axum::body::Bytes::from(doc.to_string());
+            state.cache.put(
+                key,
+                Cached {
+                    status: 200,
+                    body: body.clone(),
+                },
+            );
+            json_response(StatusCode::OK, body)
+        }
+        Ok(Err(e)) => e.into_response(),
+        Err(join) => ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            kind: "internal",
+            message: format!("the probe failed: {join}"),
+        }
+        .into_response(),
+    }
+}
+
+/// Runs a route's parsing; its error is the response.
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return ApiError::into_response(e),
+        }
+    };
+}
+
+/// An answer about one position: the JSON and the probes it made.
+type PositionAnswer = fn(&Tablebase, &Position) -> Result<(Json, u64), ProbeError>;
+
+/// A route answering one position with `answer` (`probe`, `mainline`).
+async fn position_route(
+    state: Shared,
+    path: Result<Path<String>, PathRejection>,
+    query: Option<String>,
+    route: &str,
+    answer: PositionAnswer,
+) -> Response {
+    let (served, tb) = tri!(served(&state, path));
+    let pos = tri!(position_param(&query));
+    let key = format!("{route}|{}|{pos}", served.label);
+    let generate_args = served.generate_args.clone();
+    cached_or_compute(Arc::clone(&state), key, move || {
+        answer(&tb, &pos)
+            .map_err(|e| ApiError::from_probe(e, &generate_args, Material::of_position(&pos)))
+    })
+    .await
+}
+
+async fn probe(
+    State(state): State<Shared>,
+    path: Result<Path<String>, PathRejection>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    position_route(state, path, query, "probe", answers::position).await
+}
+
+async fn mainline(
+    State(state): State<Shared>,
+    path: Result<Path<String>, PathRejection>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    position_route(state, path, query, "mainline", answers::mainline).await
+}
+
+async fn map(
+    State(state): State<Shared>,
+    path: Result<Path<String>, PathRejection>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let (served, tb) = tri!(served(&state, path));
+    let pos = tri!(position_param(&query));
+    let square = tri!(tri!(query_param(&query, "square"))
+        .ok_or_else(|| ApiError::bad("missing_square", "missing &square=… (e.g. &square=a1)")));
+    let from: Square = tri!(square
+        .parse()
+        .map_err(|e: String| ApiError::bad("square", e)));
+    let key = format!("map|{}|{pos}|{from}", served.label);
+    let generate_args = served.generate_args.clone();
+    cached_or_compute(Arc::clone(&state), key, move || {
+        answers::map(&tb, &pos, from).map_err(|e| match e {
+            MapError::NoPiece(_) => ApiError::bad("no_piece", e.to_string()),
+            MapError::Probe(e) => {
+                ApiError::from_probe(e, &generate_args, Material::of_position(&pos))
+            }
+        })
+    })
+    .await
+}
+
+async fn stats(
+    State(state): State<Shared>,
+    path: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    let Path((label, material)) = tri!(path.map_err(|e| ApiError::bad("path", e.body_text())));
+    let (served, tb) = tri!(served(&state, Ok(Path(label))));
+    let m: Material = tri!(material
+        .parse()
+        .map_err(|e: jungletb_indexer::IndexError| ApiError::bad("material", e.to_string())));
+    let key = format!("stats|{}|{}", served.label, m.canonical().0);
+    let generate_args = served.generate_args.clone();
+    cached_or_compute(Arc::clone(&state), key, move || {
+        answers::stats(&tb, m).map_err(|e| ApiError::from_probe(e, &generate_args, Some(m)))
+    })
+    .await
+}
+
+async fn board(State(state): State<Shared>, path: Result<Path<String>, PathRejection>) -> Response {
+    let Path(label) = tri!(path.map_err(|e| ApiError::bad("path", e.body_text())));
+    let served = tri!(state.served(&label).ok_or_else(|| ApiError::not_found(
+        "unknown_ruleset",
+        "this server has no such rule set (see /api/rulesets)"
+    )));
+    json_response(StatusCode::OK, answers::board(&served.rules).to_string())
+}
+
+async fn rulesets(State(state): State<Shared>) -> Response {
+    let list: Vec<Json> = state
+        .rulesets
+        .iter()
+        .map(|s| {
+            json!({
+                "label": s.label,
+                "tables": s.tables.is_ok(),
+                "error": s.tables.as_ref().err(),
+            })
+        })
+        .collect();
+    json_response(StatusCode::OK, json!({ "rulesets": list }).to_string())
+}
+
+async fn health() -> Response {
+    json_response(StatusCode::OK, r#"{"status":"ok"}"#)
+}
+
+async fn metrics(State(state): State<Shared>) -> Response {
+    let (entries, bytes) = state.cache.size();
+    let mut r = (StatusCode::OK, state.metrics.render(entries, bytes)).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4"),
+    );
+    r
+}
+
+async fn not_found() -> Response {
+    ApiError::not_found(
+        "no_route",
+        "no such page; the API is at /api/{ruleset}?position=…, the board at /",
+    )
+    .into_response()
+}
+
+/// Counts every response and prints one log line per request.
+async fn log_and_count(State(state): State<Shared>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = req.method().clone();
+    let uri = req.uri().to_string();
+    let response = next.run(req).await;
+    let micros = start.elapsed().as_micros() as u64;
+    let status = response.status().as_u16();
+    state.metrics.record(status, micros);
+    if state.log_requests {
+        let cache = if response.headers().contains_key("x-cache") {
+            " cached"
+        } else {
+            ""
+        };
+        // Long or odd request lines are cut, not echoed whole.
+        let shown: String = uri.chars().take(160).collect();
+        let cut = if shown.len() < uri.len() { "…" } else { "" };
+        eprintln!(
+            "{method} {shown}{cut} {status} {:.3} ms{cache}",
+            micros as f64 / 1000.0
+        );
+    }
+    response
+}

@@ -1,0 +1,257 @@
+//! Generating every table of a request, in dependency order.
+
+use crate::claim::Claim;
+use crate::error::SolveError;
+use crate::solve::minimum_memory;
+use crate::solve::solve_material;
+use jungletb_tablebase::{table_dir, table_path, write_table, Table, Tablebase};
+use jungletb_indexer::{Material, PositionIndex};
+use jungletb_rules::Ruleset;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct GenerateOptions {
+    /// The tables root; tables go to `root/<rule-set label>/`.
+    pub root: PathBuf,
+    /// The rule set.
+    pub rules: Ruleset,
+    /// Every material with 2..=`max_pieces` pieces (when `materials` is empty).
+    pub max_pieces: u32,
+    /// Just these materials and what they depend on (if non-empty).
+    pub materials: Vec<Material>,
+    /// Memory budget in bytes (`None`: no limit). Working arrays that would
+    /// not fit in it live in memory-mapped files in the tables directory.
+    pub mem: Option<u64>,
+}
+
+/// The outcome for one material.
+#[derive(Debug, Clone)]
+pub struct MaterialReport {
+    /// The material.
+    pub material: Material,
+    /// Solved now (`false`: a complete valid table was kept).
+    pub solved: bool,
+    /// Positions stored.
+    pub positions: u64,
+    /// File size.
+    pub bytes: u64,
+    /// Solve time including writing (zero when kept).
+    pub time: Duration,
+    /// Time of the forward sweep.
+    pub sweep: Duration,
+    /// Time of the level-by-level propagation.
+    pub propagate: Duration,
+    /// Distance levels processed (zero when kept).
+    pub levels: u16,
+}
+
+/// What [`generate_with`] reports as it goes (the library never prints: the
+/// caller decides what to show).
+#[derive(Debug)]
+pub enum GenerateEvent<'a> {
+    /// The request: tables to look at, and index slots of those missing.
+    Start {
+        /// Materials of the request.
+        tables: usize,
+        /// Index slots of the materials not present yet.
+        slots_to_solve: u64,
+    },
+    /// A material is being solved now.
+    Solving {
+        /// The material.
+        material: Material,
+        /// Its index slots.
+        slots: u64,
+    },
+    /// This many more index slots swept (from any worker thread).
+    Swept(u64),
+    /// A material is done: kept or solved.
+    Done(&'a MaterialReport),
+    /// Something the user should know: waiting for another generator, a
+    /// table moved aside, leftovers of an interrupted run removed.
+    Notice(String),
+}
+
+/// The outcome of a run.
+#[derive(Debug, Clone)]
+pub struct GenerateReport {
+    /// The rule set's table directory.
+    pub dir: PathBuf,
+    /// Every material of the request, in the order handled.
+    pub materials: Vec<MaterialReport>,
+    /// Tables found invalid and moved aside (old path, new path).
+    pub moved_aside: Vec<(PathBuf, PathBuf)>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Generates the requested tables, on the current rayon thread pool (the
+/// caller chooses it: `pool.install(|| generate(&opts))`). Complete, valid tables already in the
+/// directory are kept; invalid ones are renamed aside (never deleted) and
+/// solved again.
+///
+/// Many generators may work on one directory at once (on one machine or on
+/// many sharing a file system): each material is claimed while it is solved
+/// (an exclusive lock on `.locks/<MATERIAL>.lock`), a generator that needs a
+/// material another one is solving waits for it and then uses its table, and
+/// whatever a killed generator left of a material is cleared by the next one
+/// to claim it.
+pub fn generate(opts: &GenerateOptions) -> Result<GenerateReport, SolveError> {
+    generate_with(opts, &|_| {})
+}
+
+/// [`generate`], reporting progress to `on_event` (called from worker
+/// threads too, hence `Sync`).
+pub fn generate_with(
+    opts: &GenerateOptions,
+    on_event: &(dyn Fn(GenerateEvent) + Sync),
+) -> Result<GenerateReport, SolveError> {
+    let start = Instant::now();
+    let rules = &opts.rules;
+    rules
+        .check_supported()
+        .map_err(|e| SolveError::Invalid(e.to_string()))?;
+    let dir = table_dir(&opts.root, rules);
+    std::fs::create_dir_all(&dir).map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
+    let list = if opts.materials.is_empty() {
+        Material::all(opts.max_pieces, |a| rules.animal_allowed(a))
+    } else {
+        Material::with_dependencies(&opts.materials)
+    };
+    // The requested materials first, so that an error names what was asked.
+    let mut largest: Option<(Material, u64)> = None;
+    for m in opts
+        .materials
+        .iter()
+        .map(|m| m.canonical().0)
+        .chain(list.iter().copied())
+    {
+        let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        if largest.is_none_or(|(_, size)| index.size() > size) {
+            largest = Some((m, index.size()));
+        }
+    }
+    if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
+        let need = minimum_memory(size);
+        if mem < need {
+            return Err(SolveError::Invalid(format!(
+                "--mem {mem} bytes is too small to make progress: {m} needs at least {need} bytes in memory (its frontier bitmaps and buffers; everything else can live in files)"
+            )));
+        }
+    }
+
+    let total_positions: u64 = list
+        .iter()
+        .filter(|&&m| !table_path(&dir, m).exists())
+        .map(|&m| PositionIndex::new(m, rules).map(|i| i.size()).unwrap_or(0))
+        .sum();
+    on_event(GenerateEvent::Start {
+        tables: list.len(),
+        slots_to_solve: total_positions,
+    });
+    let say = |msg: String| on_event(GenerateEvent::Notice(msg));
+    let subtables = Tablebase::with_dir(dir.clone(), rules.clone());
+    let mut reports = Vec::new();
+    let mut moved_aside = Vec::new();
+    for &m in &list {
+        let path = table_path(&dir, m);
+        // A valid table is kept without taking the claim; anything else is
+        // looked at again under the claim, as another generator may be
+        // writing it right now.
+        if let Ok(t) = Table::open(&path, rules, m) {
+            let report = kept(m, &t);
+            on_event(GenerateEvent::Done(&report));
+            reports.push(report);
+            continue;
+        }
+        let claim = Claim::take(&dir, m, || {
+            say(format!("{m}: another generator is solving it; waiting"))
+        })?;
+        if path.exists() {
+            match Table::open(&path, rules, m) {
+                Ok(t) => {
+                    let report = kept(m, &t);
+                    on_event(GenerateEvent::Done(&report));
+                    reports.push(report);
+                    continue;
+                }
+                Err(e) => {
+                    let aside = aside_name(&path);
+                    std::fs::rename(&path, &aside)
+                        .map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
+                    say(format!(
+                        "warning: {e}; moved to {} and solving again",
+                        aside.display()
+                    ));
+                    moved_aside.push((path.clone(), aside));
+                }
+            }
+        }
+        for p in claim.remove_leftovers()? {
+            say(format!(
+                "removed {} left by an interrupted run",
+                p.display()
+            ));
+        }
+        let t0 = Instant::now();
+        let work = tempfile::Builder::new()
+            .prefix(&claim.work_prefix())
+            .tempdir_in(&dir)
+            .map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
+        let budget = opts.mem.unwrap_or(u64::MAX);
+        let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        on_event(GenerateEvent::Solving {
+            material: m,
+            slots: index.size(),
+        });
+        let (raw, stats) = solve_material(m, rules, &subtables, work.path(), budget, &|k| {
+            on_event(GenerateEvent::Swept(k))
+        })?;
+        let written = write_table(&dir, rules, &index, &raw)?;
+        drop(raw);
+        drop(work);
+        drop(claim);
+        let report = MaterialReport {
+            material: m,
+            solved: true,
+            positions: stats.positions,
+            bytes: written.bytes,
+            time: t0.elapsed(),
+            sweep: stats.sweep,
+            propagate: stats.propagate,
+            levels: stats.levels,
+        };
+        on_event(GenerateEvent::Done(&report));
+        reports.push(report);
+    }
+    Ok(GenerateReport {
+        dir,
+        materials: reports,
+        moved_aside,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The report for `m`'s complete, valid table `t`, kept as it is.
+fn kept(m: Material, t: &Table) -> MaterialReport {
+    MaterialReport {
+        material: m,
+        solved: false,
+        positions: t.header().sides.iter().map(|s| s.positions).sum(),
+        bytes: t.file_len(),
+        time: Duration::ZERO,
+        sweep: Duration::ZERO,
+        propagate: Duration::ZERO,
+        levels: 0,
+    }
+}
+
+/// A free name beside `path` for an invalid table: `ELvR.jtb.invalid-N`.
+fn aside_name(path: &Path) -> PathBuf {
+    (1..)
+        .map(|k| PathBuf::from(format!("{}.invalid-{k}", path.display())))
+        .find(|p| !p.exists())
+        .expect("some free name")
+}

@@ -1,0 +1,271 @@
+//! What is left to generate, and what it will cost.
+//!
+//! A [`Plan`] lists every material of a request whose table is missing or
+//! invalid, in dependency order, with its index size and estimates of the
+//! memory and time its solve needs. Estimates come from a [`Calibration`]:
+//! nanoseconds per index slot per thread, measured on a machine (the
+//! default is this project's measurement, stated in [`Calibration::default`];
+//! [`Calibration::measure`] measures the machine at hand).
+//!
+//! A table counts as present when its header is valid (header checksum,
+//! rule set, material, file length): reading every payload of a large set
+//! only to plan would cost as much as verifying it. `generate` checks the
+//! whole file before it keeps a table.
+
+use crate::error::SolveError;
+use crate::generate::{generate, GenerateOptions};
+use crate::solve::in_memory_bytes;
+use jungletb_tablebase::{table_dir, table_path, Header};
+use jungletb_indexer::{Material, PositionIndex};
+use jungletb_rules::Ruleset;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Solve cost per index slot per thread, measured on one machine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Calibration {
+    /// Nanoseconds per index slot per thread.
+    pub ns_per_slot: f64,
+    /// Where the figure comes from (machine, material, date).
+    pub source: String,
+}
+
+impl Default for Calibration {
+    /// The figure measured while writing this: 5-piece materials solved on
+    /// a 2-core AMD EPYC virtual machine (see the README's 5-piece section).
+    fn default() -> Calibration {
+        Calibration {
+            ns_per_slot: 260.0,
+            source: "built-in: 5-piece material TPRvEL (295 M slots) solved in 38 s \
+                     with 2 threads on a 2-core AMD EPYC VM, 2026-11-30; \
+                     `jungletb plan --calibrate` measures this machine"
+                .into(),
+        }
+    }
+}
+
+impl Calibration {
+    /// Measures this machine: solves the 4-piece material ELvTR (and the
+    /// smaller tables it needs, not timed) in a temporary directory with
+    /// `threads` threads.
+    pub fn measure(threads: usize) -> Result<Calibration, SolveError> {
+        let rules = Ruleset::standard();
+        let m: Material = "ELvTR".parse().expect("a valid material");
+        let tmp = tempfile::tempdir().map_err(|e| SolveError::Io(e.to_string()))?;
+        let opts = |materials: Vec<Material>| GenerateOptions {
+            root: tmp.path().to_path_buf(),
+            rules: rules.clone(),
+            max_pieces: 3,
+            materials,
+            mem: None,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| SolveError::Invalid(format!("thread pool: {e}")))?;
+        pool.install(|| generate(&opts(m.sub_materials())))?;
+        let start = Instant::now();
+        pool.install(|| generate(&opts(vec![m])))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let slots = PositionIndex::new(m, &rules)
+            .map_err(|e| SolveError::Invalid(e.to_string()))?
+            .size();
+        Ok(Calibration {
+            ns_per_slot: seconds * 1e9 * threads as f64 / slots as f64,
+            source: format!("measured on this machine: {m} with {threads} thread(s)"),
+        })
+    }
+
+    /// Estimated seconds to solve `slots` slots with `threads` threads.
+    pub fn seconds(&self, slots: u64, threads: usize) -> f64 {
+        slots as f64 * self.ns_per_slot / 1e9 / threads.max(1) as f64
+    }
+}
+
+/// One material still to generate.
+#[derive(Debug, Clone)]
+pub struct PlanEntry {
+    /// The material (canonical).
+    pub material: Material,
+    /// Index slots.
+    pub slots: u64,
+    /// The materials one capture away, which must exist first.
+    pub depends_on: Vec<Material>,
+    /// Estimated memory to solve it entirely in memory: working arrays plus
+    /// the sub-tables it reads (mapped).
+    pub memory_bytes: u64,
+    /// Estimated solve time with one thread.
+    pub seconds_one_thread: f64,
+    /// Why it is listed: "missing" or the reason the present file is invalid.
+    pub reason: String,
+}
+
+/// Everything still to generate for a request.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The rule set's table directory.
+    pub dir: PathBuf,
+    /// Materials to generate, in dependency order.
+    pub entries: Vec<PlanEntry>,
+    /// Materials of the request already present.
+    pub present: usize,
+    /// The calibration used for the estimates.
+    pub calibration: Calibration,
+}
+
+impl Plan {
+    /// The materials of a request: every material with 2..=`max_pieces`
+    /// pieces (if given), plus `materials` and everything they depend on;
+    /// every material up to 3 pieces if neither is given. In dependency
+    /// order.
+    pub fn request(
+        rules: &Ruleset,
+        max_pieces: Option<u32>,
+        materials: &[Material],
+    ) -> Vec<Material> {
+        let mut list = Material::with_dependencies(materials);
+        if max_pieces.is_some() || materials.is_empty() {
+            let all = Material::all(max_pieces.unwrap_or(3), |a| rules.animal_allowed(a));
+            list.extend(all);
+            list = Material::with_dependencies(&list);
+        }
+        list
+    }
+
+    /// The plan for the materials `list` (in dependency order, see
+    /// [`Plan::request`]) under `rules`, against the tables under `root`.
+    pub fn new(
+        root: &Path,
+        rules: &Ruleset,
+        list: Vec<Material>,
+        calibration: Calibration,
+    ) -> Result<Plan, SolveError> {
+        let dir = table_dir(root, rules);
+        let mut entries = Vec::new();
+        let mut present = 0;
+        for m in list {
+            let index =
+                PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+            let path = table_path(&dir, m);
+            let reason = if !path.exists() {
+                "missing".to_string()
+            } else {
+                match check_header(&path, rules, m) {
+                    Ok(()) => {
+                        present += 1;
+                        continue;
+                    }
+                    Err(e) => e,
+                }
+            };
+            let depends_on = m.sub_materials();
+            let mut sub_bytes = 0u64;
+            for &s in &depends_on {
+                sub_bytes += PositionIndex::new(s, rules)
+                    .map_err(|e| SolveError::Invalid(e.to_string()))?
+                    .size();
+            }
+            entries.push(PlanEntry {
+                material: m,
+                slots: index.size(),
+                depends_on,
+                memory_bytes: in_memory_bytes(index.size()) + sub_bytes,
+                seconds_one_thread: calibration.seconds(index.size(), 1),
+                reason,
+            });
+        }
+        Ok(Plan {
+            dir,
+            entries,
+            present,
+            calibration,
+        })
+    }
+
+    /// The entries grouped by piece count (the levels of the work: a level
+    /// needs only the levels before it), fewest pieces first.
+    pub fn levels(&self) -> Vec<(u32, Vec<&PlanEntry>)> {
+        let mut out: Vec<(u32, Vec<&PlanEntry>)> = Vec::new();
+        for e in &self.entries {
+            let k = e.material.piece_count();
+            match out.last_mut() {
+                Some((last, level)) if *last == k => level.push(e),
+                _ => out.push((k, vec![e])),
+            }
+        }
+        out
+    }
+
+    /// Total estimated core-seconds.
+    pub fn core_seconds(&self) -> f64 {
+        self.entries.iter().map(|e| e.seconds_one_thread).sum()
+    }
+}
+
+/// Checks a present table's header: `Ok` if it looks complete and belongs
+/// to `rules` and `m`, else why not.
+fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String> {
+    let header = Header::read(path).map_err(|e| e.to_string())?;
+    header
+        .check_ruleset(rules, path)
+        .map_err(|e| e.to_string())?;
+    if header.material != m {
+        return Err(format!("{} holds {}", path.display(), header.material));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_lists_what_is_missing_in_dependency_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Ruleset::standard();
+        let cal = Calibration::default();
+        let all = Plan::request(&rules, Some(3), &[]);
+        let plan = Plan::new(dir.path(), &rules, all.clone(), cal.clone()).unwrap();
+        assert_eq!(plan.entries.len(), 260);
+        assert_eq!(plan.present, 0);
+        // Every dependency comes earlier.
+        for (i, e) in plan.entries.iter().enumerate() {
+            for d in &e.depends_on {
+                assert!(
+                    plan.entries[..i].iter().any(|x| x.material == *d),
+                    "{d} before {}",
+                    e.material
+                );
+            }
+            assert!(e.memory_bytes > e.slots * 4);
+            assert_eq!(e.reason, "missing");
+        }
+        // Generate one material's tables: the plan shrinks by exactly those.
+        let m: Material = "ELvR".parse().unwrap();
+        let report = generate(&GenerateOptions {
+            root: dir.path().to_path_buf(),
+            rules: rules.clone(),
+            max_pieces: 3,
+            materials: vec![m],
+            mem: None,
+        })
+        .unwrap();
+        let after = Plan::new(dir.path(), &rules, all.clone(), cal.clone()).unwrap();
+        assert_eq!(after.present, report.materials.len());
+        assert_eq!(after.entries.len(), 260 - report.materials.len());
+        assert!(after.entries.iter().all(|e| e.material != m));
+        // A damaged header makes the table count as missing again.
+        let path = table_path(&plan.dir, m);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[20] ^= 0xFF;
+        std::fs::write(&path, bytes).unwrap();
+        let damaged = Plan::new(dir.path(), &rules, all, cal).unwrap();
+        // A request of one 4-piece material on top of all 3-piece ones.
+        let m4: Material = "ELvTR".parse().unwrap();
+        let req = Plan::request(&rules, Some(3), &[m4]);
+        assert_eq!(req.len(), 261);
+        assert_eq!(req.last(), Some(&m4));
+        let e = damaged.entries.iter().find(|e| e.material == m).unwrap();
+        assert_ne!(e.reason, "missing");
+    }
+}

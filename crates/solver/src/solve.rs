@@ -1,0 +1,337 @@
+//! Solving one material by retrograde analysis (see the crate docs).
+//!
+//! Working state: one 32-bit cell per index slot (see `cell.rs`), in memory
+//! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
+//! level by level, each level's work in `propagate.rs`.
+
+use crate::cell::{cell, is_undecided, loss, value_of, win, MAX_WORK_PLIES, UNDECIDED};
+use crate::error::SolveError;
+use crate::frontier::Frontier;
+use crate::propagate::{propagate_slots, LevelOutcome};
+use crate::schedule::Schedule;
+use crate::subtables::SubTables;
+use crate::work::WorkArray;
+use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
+use jungletb_tablebase::Tablebase;
+use jungletb_indexer::{Material, PositionIndex};
+use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Index slots the forward sweep hands to a thread at a time.
+const CHUNK: usize = 4096;
+
+/// Figures of one solve.
+#[derive(Debug, Clone, Default)]
+pub struct SolveStats {
+    /// Index slots.
+    pub slots: u64,
+    /// Positions (used slots).
+    pub positions: u64,
+    /// Highest distance level processed.
+    pub levels: u16,
+    /// Time of the forward sweep (pass 1).
+    pub sweep: Duration,
+    /// Time of the level-by-level propagation (pass 2).
+    pub propagate: Duration,
+}
+
+/// Everything the passes share.
+pub(crate) struct Ctx<'a> {
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) tables: MoveTables,
+    pub(crate) index: &'a PositionIndex,
+    /// The tables captures lead into.
+    pub(crate) subs: SubTables,
+    /// The working cells (see `cell.rs`).
+    pub(crate) cells: &'a [AtomicU32],
+}
+
+/// Solves canonical `material` under `rules`, reading its sub-materials from
+/// `subtables`, with working files under `work_dir`. Returns the raw values
+/// (see [`jungletb_format::encoding`]) for every slot of the material's index.
+///
+/// `mem_budget` (bytes) decides where the big arrays live: when the cells
+/// and the output fit in it (see [`in_memory_bytes`]) they are ordinary
+/// memory, otherwise memory-mapped files in `work_dir`, which the kernel
+/// pages to disk as needed. Only the frontier bitmaps (1/4 byte per slot)
+/// must fit in memory (see [`minimum_memory`]). `on_progress` is called
+/// with counts of positions swept.
+pub fn solve_material(
+    material: Material,
+    rules: &Ruleset,
+    subtables: &Tablebase,
+    work_dir: &Path,
+    mem_budget: u64,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> Result<(SolvedValues, SolveStats), SolveError> {
+    let index =
+        PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+    let n = index.size() as usize;
+    let subs = SubTables::open(material, subtables)?;
+    let in_memory = in_memory_bytes(n as u64) <= mem_budget;
+    let mut cells = if in_memory {
+        WorkArray::anonymous(n, 4)?
+    } else {
+        WorkArray::file(work_dir, "cells", n, 4)?
+    };
+    let ctx = Ctx {
+        rules,
+        tables: MoveTables::new(rules),
+        index: &index,
+        subs,
+        cells: cells.atomic_u32(),
+    };
+
+    // Pass 1: forward sweep. Positions decided at levels 0 (no move) and 1
+    // (an immediate win) go straight to the first two frontiers; the rest
+    // (wins through captures, losses with a floor) to per-level lists.
+    let t0 = Instant::now();
+    let mut current = Frontier::new(n);
+    let mut next = Frontier::new(n);
+    let seeds: Vec<Result<SweepSeeds, SolveError>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+            let len = range.len() as u64;
+            let out = sweep_chunk(&ctx, range, [&current, &next]);
+            on_progress(len);
+            out
+        })
+        .collect();
+    let mut levels: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
+    let (mut pending, mut pending_next) = (0u64, 0u64);
+    for s in seeds {
+        let s = s?;
+        pending += s.first[0];
+        pending_next += s.first[1];
+        for (level, i) in s.later {
+            levels.entry(level).or_default().push(i);
+        }
+    }
+    let mut stats = SolveStats {
+        slots: n as u64,
+        sweep: t0.elapsed(),
+        ..Default::default()
+    };
+
+    // Pass 2: level by level, each decided position visits its predecessors.
+    // Positions decided for the next level go to a bitmap (see `frontier`);
+    // the few losses held back by a floor, and the seeds beyond level 1,
+    // wait in lists.
+    let t1 = Instant::now();
+    let mut d = 0u16;
+    // Which thread expands which slots, and where cell updates may be
+    // plain (see `schedule.rs`).
+    let schedule = Schedule::new(
+        n as u64,
+        rayon::current_num_threads(),
+        !index.white_to_move_only(),
+    );
+    loop {
+        if let Some(list) = levels.remove(&d) {
+            pending += list.len() as u64;
+            list.par_iter().for_each(|&i| current.insert(i));
+        }
+        if pending == 0 && pending_next == 0 {
+            match levels.first_key_value() {
+                Some((&l, _)) => {
+                    d = l;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        if pending == 0 {
+            // Nothing at this level, but some at the next.
+            std::mem::swap(&mut current, &mut next);
+            (pending, pending_next) = (pending_next, 0);
+            d += 1;
+            continue;
+        }
+        if d >= MAX_WORK_PLIES - 1 {
+            return Err(SolveError::DistanceOverflow(format!(
+                "{material}: distances beyond {MAX_WORK_PLIES} plies"
+            )));
+        }
+        stats.levels = d;
+        let outcomes = schedule.run(|slots, shared, out: &mut LevelOutcome| {
+            if shared {
+                propagate_slots::<true>(&ctx, d, &current, slots, &next, out)
+            } else {
+                propagate_slots::<false>(&ctx, d, &current, slots, &next, out)
+            }
+        });
+        let found = outcomes.iter().map(|o| o.found).sum::<u64>();
+        let later = outcomes.into_iter().flat_map(|o| o.later);
+        for (level, i) in later {
+            levels.entry(level).or_default().push(i);
+        }
+        std::mem::swap(&mut current, &mut next);
+        (pending, pending_next) = (pending_next + found, 0);
+        d += 1;
+    }
+    drop(ctx);
+    stats.propagate = t1.elapsed();
+
+    // Undecided positions are draws. The values replace the cells in place.
+    stats.positions = cells.narrow_u32_to_u16(
+        |c| match value_of(c) {
+            v if is_undecided(v) => RAW_DRAW,
+            v => v,
+        },
+        |v| v != RAW_UNUSED,
+    );
+    let raw = SolvedValues(cells);
+    Ok((raw, stats))
+}
+
+/// The raw values of a solved material, one per index slot (see
+/// [`jungletb_format::encoding`]): in memory or in a memory-mapped working
+/// file, as the memory budget decided.
+pub struct SolvedValues(WorkArray);
+
+impl std::fmt::Debug for SolvedValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolvedValues")
+            .field("slots", &self.len())
+            .finish()
+    }
+}
+
+impl std::ops::Deref for SolvedValues {
+    type Target = [u16];
+    fn deref(&self) -> &[u16] {
+        self.0.u16()
+    }
+}
+
+/// Bytes of memory a material of `slots` index slots needs to be solved
+/// entirely in memory: the cells (4 bytes a slot, which become the 2-byte
+/// output in place), the frontier bitmaps (1/4) and a margin for lists and
+/// buffers.
+pub fn in_memory_bytes(slots: u64) -> u64 {
+    slots * 4 + minimum_memory(slots)
+}
+
+/// The least memory budget that lets a material of `slots` index slots make
+/// progress: the frontier bitmaps (1/4 byte a slot) and 64 MiB for lists,
+/// buffers and the move tables. Everything else can live in files.
+pub fn minimum_memory(slots: u64) -> u64 {
+    slots / 4 + (64 << 20)
+}
+
+/// What the sweep of one chunk decided: counts of the positions put in the
+/// level-0 and level-1 frontiers, and the other decided positions by level.
+struct SweepSeeds {
+    first: [u64; 2],
+    later: Vec<(u16, u32)>,
+}
+
+/// The forward sweep over one chunk of slots: counts each position's moves
+/// inside the material and resolves the others.
+fn sweep_chunk(
+    ctx: &Ctx,
+    range: std::ops::Range<usize>,
+    first: [&Frontier; 2],
+) -> Result<SweepSeeds, SolveError> {
+    let mut seeds = SweepSeeds {
+        first: [0, 0],
+        later: Vec::new(),
+    };
+    let mut seed = |level: u16, i: usize| {
+        if level < 2 {
+            first[level as usize].insert(i as u32);
+            seeds.first[level as usize] += 1;
+        } else {
+            seeds.later.push((level, i as u32));
+        }
+    };
+    for i in range {
+        let Some(pos) = ctx.index.canonical_raw_position(i as u64) else {
+            ctx.cells[i].store(cell(RAW_UNUSED, 0), Relaxed);
+            continue;
+        };
+        let mut any_move = false;
+        let mut inside = 0usize; // quiet moves: successors in this material
+        let mut immediate = false; // a move that ends the game at once
+        let mut best_win: Option<u16> = None; // shortest win through a capture
+        let mut floor: u16 = 0;
+        let mut outside_draw = false;
+        let mut error = None;
+        // Same as `pos.is_winning_move`, with the piece count read once.
+        let lone = pos.count(pos.side_to_move().opponent()) == 1;
+        ctx.tables.for_each_move(&pos, |mv| {
+            any_move = true;
+            if mv.enters_den || (lone && mv.is_capture()) {
+                immediate = true;
+            } else if !mv.is_capture() {
+                inside += 1;
+            } else if !immediate && error.is_none() {
+                match ctx.subs.value_after(&pos, &mv) {
+                    Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                    Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                    Ok(Value::Draw) => outside_draw = true,
+                    Err(e) => error = Some(e),
+                }
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if !any_move {
+            let value = match ctx.rules.no_move {
+                NoMoveRule::Loss => {
+                    seed(0, i);
+                    loss(0)
+                }
+                NoMoveRule::Draw => RAW_DRAW,
+            };
+            ctx.cells[i].store(cell(value, 0), Relaxed);
+            continue;
+        }
+        if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_WORK_PLIES {
+            return Err(SolveError::DistanceOverflow(format!(
+                "a smaller table holds distances beyond {MAX_WORK_PLIES} plies"
+            )));
+        }
+        // Every position stores its true count, so decrements never underflow.
+        let count = (inside * weight(&pos) as usize + outside_draw as usize) as u8;
+        let value = if immediate {
+            seed(1, i);
+            win(1)
+        } else if let Some(w) = best_win {
+            // Tentative: a win found inside the material may be shorter.
+            seed(w, i);
+            win(w)
+        } else if count == 0 {
+            // Every move is a capture into a smaller table lost for us.
+            seed(floor, i);
+            loss(floor)
+        } else {
+            UNDECIDED + floor
+        };
+        ctx.cells[i].store(cell(value, count), Relaxed);
+    }
+    Ok(seeds)
+}
+
+/// The counting weight of a position: the size of its symmetry class up to
+/// a common factor (1 if it is its own mirror image, else 2).
+///
+/// Counters are not deduplicated by successor, so a move into a class and
+/// the un-moves out of it must balance: a position P counts each quiet move
+/// `weight(P)` times, and a decided successor C decrements once per un-move
+/// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
+/// because moves commute with the symmetries.
+#[inline]
+pub(crate) fn weight(pos: &RawPosition) -> u8 {
+    if pos.is_mirror_symmetric() {
+        1
+    } else {
+        2
+    }
+}

@@ -1,0 +1,46 @@
+//! The jungletb probe library: open a directory of tables and ask any
+//! position its value, its distance to the end, every move's value and the
+//! line to the end of the game.
+//!
+//! - [`Tablebase`]: the front door. `Send + Sync`; tables open lazily, on
+//!   the first probe of their material, within caps on mapped bytes and
+//!   open files ([`TablebaseOptions`]), least recently used first out.
+//!   [`Tablebase::evaluate`] also answers finished games ([`Evaluation`]);
+//!   compressed tables' don't-care values are recovered by a search of the
+//!   captures and den entries at probe time.
+//! - [`Table`]: one validated table file, plain or compressed, read through
+//!   a memory map or positional reads ([`Backend`]).
+//! - [`write_table`] and [`write_compressed_table`]: the writers (a
+//!   temporary file renamed into place only when complete).
+//!
+//! The bytes of the files are defined by [`jungletb_format`].
+//!
+//! ```no_run
+//! use jungletb_rules::{Position, Ruleset};
+//! use jungletb_tablebase::Tablebase;
+//! let tb = Tablebase::open("tables", Ruleset::standard())?;
+//! let pos: Position = "7/7/7/7/7/7/7/7/E5r w".parse().unwrap();
+//! println!("{}", tb.probe(&pos)?);
+//! # Ok::<(), jungletb_tablebase::ProbeError>(())
+//! ```
+
+#![warn(missing_debug_implementations)]
+#![warn(missing_docs)]
+
+mod error;
+mod evaluation;
+mod open_tables;
+mod search;
+mod table;
+mod tablebase;
+mod writer;
+
+pub use error::ProbeError;
+pub use evaluation::{Evaluation, GameOver};
+pub use jungletb_format::{CompressedSizes, Header, TableError};
+pub use table::{Backend, Table};
+pub use tablebase::{
+    compressed_table_path, table_dir, table_files, table_path, RootMove, Tablebase,
+    TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
+pub use writer::{write_compressed_table, write_table, TableStats};

@@ -1,0 +1,338 @@
+//! The probe-time search that recovers tactical don't-cares.
+//!
+//! A compressed table written with don't-cares (see [`jungletb_format::compressed`])
+//! may store, for a position whose value the side to move reaches by a
+//! *tactical* move (entering the den, or a capture), any value not above
+//! that value. So the value of a position is the better of
+//!
+//! - its stored value, and
+//! - the best value of its tactical moves: a win for entering the den or
+//!   taking the last piece, else the value of the position a capture leads
+//!   to, probed (and, if need be, searched the same way) in the smaller
+//!   table.
+//!
+//! Why that is exact: a stored value is never above the position's value,
+//! and no move is better than the position, so the better of the two is
+//! at most the value; where the stored value is below it, the position is
+//! a don't-care, so its tactical moves reach the value. Captures remove a
+//! piece, so the search ends after at most as many plies as there are
+//! pieces.
+//!
+//! Distances: a slot stored as its own kind keeps its distance; a win
+//! stored as a draw or a loss has none, and gets it from a one-ply search
+//! over every move: the fastest move to a position that is a loss for the
+//! opponent, whose distance is always stored (losses are never
+//! don't-cares).
+
+use crate::error::ProbeError;
+use jungletb_format::TableError;
+use crate::table::Table;
+use crate::tablebase::Tablebase;
+use jungletb_indexer::Material;
+use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// `w` as the value of the move leading to a position of value `w` for the
+/// opponent.
+fn from_child(w: Wdl) -> Wdl {
+    match w {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Draw => Wdl::Draw,
+        Wdl::Loss => Wdl::Win,
+    }
+}
+
+impl Tablebase {
+    /// The value of every slot of `range` of the table of `material`'s
+    /// canonical colour order (`None`: the slot holds no position), as
+    /// probes answer them: for scans. Don't-cares of compressed tables are
+    /// searched (only where the stored value is not a win), so a scan of a
+    /// compressed table sees the values of the plain one.
+    pub fn values(
+        &self,
+        material: Material,
+        range: Range<u64>,
+    ) -> Result<Vec<Option<Value>>, ProbeError> {
+        let table = self.table(material)?;
+        let mut values = table.values_as_stored(range.clone())?;
+        if !table.has_dont_cares() {
+            return Ok(values);
+        }
+        for (i, v) in range.zip(values.iter_mut()) {
+            if let Some(stored) = *v {
+                if stored.wdl() != Wdl::Win {
+                    *v = Some(self.resolve(&table, &position_at(&table, i)?, stored)?);
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    /// For [`crate::write_compressed_table`]: per slot of the plain table
+    /// `table`, the value the side to move reaches by its best tactical
+    /// move, where it matters (`None` for losses, which cannot be
+    /// don't-cares, for slots without a position and for positions without
+    /// a tactical move). The tables captures lead into must be in this
+    /// tablebase.
+    pub fn tactical_values(&self, table: &Table) -> Result<Vec<Option<Wdl>>, ProbeError> {
+        let captures = Captures::open(self, table.header().material)?;
+        let n = table.index().size();
+        let chunk = 1 << 16;
+        let mut out = Vec::with_capacity(n as usize);
+        for start in (0..n).step_by(chunk) {
+            let range = start..(start + chunk as u64).min(n);
+            for (i, v) in range.clone().zip(table.values_as_stored(range)?) {
+                let tactical = match v {
+                    Some(v) if v.wdl() != Wdl::Loss => {
+                        let pos = table.index().canonical_raw_position(i).ok_or_else(|| {
+                            corrupt(table, format!("slot {i} holds a value but no position"))
+                        })?;
+                        self.tactical_search(&pos, None, None, |p, mv, need| {
+                            captures.wdl_after(self, p, mv, need)
+                        })?
+                    }
+                    _ => None,
+                };
+                out.push(tactical);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks that the compressed table `packed` answers, through this
+    /// tablebase's search, every value of the plain table `plain` (what
+    /// `jungletb compress` checks of every table it writes). Slots whose
+    /// stored value equals the plain one need no search: the search only
+    /// ever raises a stored value to one a move reaches, never above the
+    /// position's value.
+    pub fn same_answers(&self, plain: &Table, packed: &Table) -> Result<(), ProbeError> {
+        if !packed.has_dont_cares() {
+            return plain.same_values(packed).map_err(ProbeError::from);
+        }
+        let n = plain.index().size();
+        if packed.index().size() != n || packed.header().material != plain.header().material {
+            return Err(corrupt(
+                packed,
+                format!("not the table of {}", plain.path().display()),
+            ));
+        }
+        let chunk = 1 << 16;
+        for start in (0..n).step_by(chunk) {
+            let range = start..(start + chunk as u64).min(n);
+            let stored = packed.values_as_stored(range.clone())?;
+            for ((i, s), p) in range
+                .clone()
+                .zip(stored)
+                .zip(plain.values_as_stored(range)?)
+            {
+                let answer = match (s, p) {
+                    (s, p) if s == p => continue,
+                    (Some(s), Some(_)) => {
+                        Some(self.resolve(packed, &position_at(packed, i)?, s)?)
+                    }
+                    (s, _) => s,
+                };
+                if answer != p {
+                    let shown =
+                        |v: Option<Value>| v.map_or("no position".into(), |v| v.to_string());
+                    return Err(corrupt(
+                        packed,
+                        format!(
+                            "slot {i} answers {} instead of {} (as in {})",
+                            shown(answer),
+                            shown(p),
+                            plain.path().display()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The best value the side to move of `pos` reaches by a tactical move
+    /// (see the module docs), `None` if it has none.
+    pub(crate) fn tactical_wdl(&self, pos: &RawPosition) -> Result<Option<Wdl>, ProbeError> {
+        self.tactical_search(pos, None, None, |p, mv, need| {
+            self.wdl_search(&after_capture(p, mv), need)
+        })
+    }
+
+    /// The better of `floor` and the best tactical move of `pos`, searched
+    /// alpha-beta style: a capture is probed only as far as it could beat
+    /// the best found so far, and the search stops once the best reaches
+    /// `enough` (then the result is a bound: at least `enough`, at most the
+    /// position's value). Without `enough`, exact.
+    /// `after(pos, mv, need)` is the search of the position the capture
+    /// `mv` leads to (see [`Tablebase::wdl_search`]).
+    fn tactical_search(
+        &self,
+        pos: &RawPosition,
+        floor: Option<Wdl>,
+        enough: Option<Wdl>,
+        after: impl Fn(&RawPosition, &RawMove, Option<Wdl>) -> Result<Wdl, ProbeError>,
+    ) -> Result<Option<Wdl>, ProbeError> {
+        let done = |b: Option<Wdl>| b == Some(Wdl::Win) || enough.is_some_and(|e| b >= Some(e));
+        let mut best = floor;
+        let mut error = None;
+        self.move_tables().for_each_tactical_move(pos, |mv| {
+            if done(best) || error.is_some() {
+                return;
+            }
+            let v = if pos.is_winning_move(&mv) {
+                Wdl::Win
+            } else if mv.is_capture() {
+                // The capture beats `best` only if the position it leads to
+                // is below `need` for the opponent.
+                let need = best.map(from_child);
+                match after(pos, &mv, need) {
+                    Ok(w) if need.is_none_or(|n| w < n) => from_child(w),
+                    Ok(_) => return,
+                    Err(e) => {
+                        error = Some(e);
+                        return;
+                    }
+                }
+            } else {
+                return;
+            };
+            best = Some(best.map_or(v, |b| b.max(v)));
+        });
+        match error {
+            Some(e) => Err(e),
+            None => Ok(best),
+        }
+    }
+
+    /// The WDL value of `pos` (reached by legal moves from a valid
+    /// position): the stored value, searched where the table has
+    /// don't-cares and it is not a win.
+    pub(crate) fn wdl_unvalidated(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        self.wdl_search(pos, None)
+    }
+
+    /// [`Tablebase::wdl_unvalidated`], stopping once the value is known to
+    /// be at least `enough` (then returning a value between `enough` and
+    /// the position's value).
+    fn wdl_search(&self, pos: &Position, enough: Option<Wdl>) -> Result<Wdl, ProbeError> {
+        self.with_table(pos, |t, p| {
+            let stored = t.probe_wdl_as_stored(p)?;
+            if !t.has_dont_cares() || stored == Wdl::Win || enough.is_some_and(|e| stored >= e) {
+                return Ok(stored);
+            }
+            let raw = RawPosition::from_position(p);
+            Ok(self
+                .tactical_search(&raw, Some(stored), enough, |p, mv, need| {
+                    self.wdl_search(&after_capture(p, mv), need)
+                })?
+                .unwrap_or(stored))
+        })
+    }
+
+    /// The value of `pos` given the value its table stores for it.
+    pub(crate) fn resolve(
+        &self,
+        table: &Table,
+        pos: &Position,
+        stored: Value,
+    ) -> Result<Value, ProbeError> {
+        if !table.has_dont_cares() || stored.wdl() == Wdl::Win {
+            return Ok(stored);
+        }
+        let Some(tactical) = self.tactical_wdl(&RawPosition::from_position(pos))? else {
+            return Ok(stored);
+        };
+        if tactical <= stored.wdl() {
+            return Ok(stored);
+        }
+        // A don't-care stored as another kind keeps no distance.
+        match tactical {
+            Wdl::Win => self.fastest_win(table, pos),
+            _ => Ok(Value::Draw),
+        }
+    }
+
+    /// The value of a won position whose distance is not stored: the
+    /// fastest move to a position lost for the opponent.
+    fn fastest_win(&self, table: &Table, pos: &Position) -> Result<Value, ProbeError> {
+        let rules = self.rules();
+        let mut best: Option<Value> = None;
+        for mv in pos.legal_moves(rules).iter() {
+            if pos.is_winning_move(rules, mv) {
+                return Ok(Value::Win(1));
+            }
+            let child = pos.play(mv);
+            if self.wdl_unvalidated(&child)? == Wdl::Loss {
+                let v = Value::from_child(self.probe_unvalidated(&child)?);
+                best = Some(best.map_or(v, |b| b.max(v)));
+            }
+        }
+        best.ok_or_else(|| {
+            ProbeError::Table(TableError::Corrupt {
+                path: table.path().to_path_buf(),
+                what: format!("{pos}: its tactical moves win, but no move wins"),
+            })
+        })
+    }
+}
+
+/// For each piece a capture can take, the table of the material left and
+/// whether positions must be colour-swapped to be found in it: captures
+/// looked up by index, without building positions (for scans).
+struct Captures {
+    by_victim: Vec<Option<(Arc<Table>, bool)>>,
+}
+
+impl Captures {
+    fn open(tb: &Tablebase, material: Material) -> Result<Captures, ProbeError> {
+        let mut by_victim = vec![None; 16];
+        for p in material.pieces() {
+            if let Some(m) = material.without(p) {
+                let (canonical, flip) = m.canonical();
+                by_victim[p.code()] = Some((tb.table(canonical)?, flip));
+            }
+        }
+        Ok(Captures { by_victim })
+    }
+
+    /// [`Tablebase::wdl_search`] of the position after the capture `mv`
+    /// (which must not end the game).
+    fn wdl_after(
+        &self,
+        tb: &Tablebase,
+        pos: &RawPosition,
+        mv: &RawMove,
+        need: Option<Wdl>,
+    ) -> Result<Wdl, ProbeError> {
+        let Some((table, flip)) = &self.by_victim[mv.victim as usize] else {
+            return tb.wdl_search(&after_capture(pos, mv), need);
+        };
+        if table.has_dont_cares() {
+            return tb.wdl_search(&after_capture(pos, mv), need);
+        }
+        let i = table.index().index_after_capture(pos, mv, *flip);
+        Ok(table.wdl_as_stored(i)?)
+    }
+}
+
+/// The position of slot `i` of `table`, in the table's colour order.
+fn position_at(table: &Table, i: u64) -> Result<Position, ProbeError> {
+    table
+        .index()
+        .canonical_raw_position(i)
+        .map(|p| p.to_position())
+        .ok_or_else(|| corrupt(table, format!("slot {i} holds a value but no position")))
+}
+
+fn corrupt(table: &Table, what: String) -> ProbeError {
+    ProbeError::Table(TableError::Corrupt {
+        path: table.path().to_path_buf(),
+        what,
+    })
+}
+
+/// The position after the capture `mv` in `pos`.
+fn after_capture(pos: &RawPosition, mv: &RawMove) -> Position {
+    pos.after(mv).to_position()
+}

@@ -1,0 +1,281 @@
+//! Reading compressed tables: finding a slot's WDL block, decoding its
+//! value, and the distance parts with the slot's rank in them (the layout
+//! is `jungletb_format::compressed`'s).
+
+use super::{prefetch, with_range, Table};
+use jungletb_format::compressed::{self, Layout};
+use jungletb_format::TableError;
+use jungletb_format::wdl_code;
+use jungletb_rules::{Value, Wdl};
+use std::cell::RefCell;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// A decoded DTM part, per thread (see `CACHE`).
+struct BlockCache {
+    key: (u64, u64),
+    data: Vec<u8>,
+}
+
+thread_local! {
+    /// This thread's last decoded DTM parts: one of wins, one of losses
+    /// (indexed by the part number's parity), so that reading a block's
+    /// slots in order does not decode its two parts again and again.
+    static CACHE: [RefCell<BlockCache>; 2] = const {
+        [
+            RefCell::new(BlockCache { key: (0, 0), data: Vec::new() }),
+            RefCell::new(BlockCache { key: (0, 0), data: Vec::new() }),
+        ]
+    };
+}
+
+impl Table {
+    /// Runs `f` on decoded DTM part `p` (see [`compressed::DtmPart`]): a
+    /// part kept from an earlier probe, this thread's last part, or the part
+    /// decoded now (and kept if the budget allows).
+    #[inline]
+    pub(super) fn with_dtm_part<R>(
+        &self,
+        layout: &Layout,
+        p: u64,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R, TableError> {
+        let kept = self.kept.get(p as usize);
+        if let Some(part) = kept.and_then(OnceLock::get) {
+            return Ok(f(part));
+        }
+        CACHE.with(|cache| {
+            let mut slot = cache[(p % 2) as usize].borrow_mut();
+            if slot.key != (self.uid, p) {
+                slot.key = (0, 0);
+                self.decode_dtm_part(layout, p, &mut slot.data)?;
+                slot.key = (self.uid, p);
+                if let Some(store) = kept {
+                    let n = slot.data.len() as u64;
+                    if self.budget.try_reserve(n) && store.set(slot.data.clone().into()).is_err() {
+                        self.budget.release(n); // another thread kept it first
+                    }
+                }
+            }
+            Ok(f(&slot.data))
+        })
+    }
+
+    /// The record of DTM part `p` (its check and entries).
+    #[inline]
+    pub(super) fn dtm_part(
+        &self,
+        layout: &Layout,
+        p: u64,
+    ) -> Result<compressed::DtmPart, TableError> {
+        let at = layout.dtm.records_at + compressed::DtmPart::BYTES as u64 * p;
+        with_range(
+            &self.source,
+            at,
+            compressed::DtmPart::BYTES,
+            compressed::DtmPart::from_bytes,
+        )
+        .map_err(|e| self.io_error(e))
+    }
+
+    /// Decodes DTM part `p` into `out`.
+    pub(super) fn decode_dtm_part(
+        &self,
+        layout: &Layout,
+        p: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), TableError> {
+        let section = &layout.dtm;
+        let record = self.dtm_part(layout, p)?;
+        let mut o = [0u8; 16];
+        with_range(&self.source, section.offsets_at + 8 * p, 16, |b| {
+            o.copy_from_slice(b)
+        })
+        .map_err(|e| self.io_error(e))?;
+        let start = u64::from_le_bytes(o[..8].try_into().expect("8 bytes"));
+        let end = u64::from_le_bytes(o[8..].try_into().expect("8 bytes"));
+        // Offsets were checked at open; re-checked here because they are
+        // read again (the file could have been replaced).
+        if start > end || end > section.data_len {
+            return Err(self.corrupt(format!("DTM part {p}: bad offsets")));
+        }
+        out.resize(record.raw_len(layout.dtm_width), 0);
+        with_range(
+            &self.source,
+            section.data_at + start,
+            (end - start) as usize,
+            |stored| compressed::decode_dtm_block(stored, out),
+        )
+        .map_err(|e| self.io_error(e))?
+        .map_err(|e| self.corrupt(format!("DTM part {p}: {e}")))?;
+        if compressed::dtm_check(p, out) != record.check {
+            return Err(self.corrupt(format!("DTM part {p} fails its check")));
+        }
+        Ok(())
+    }
+
+    /// A little-endian `u32` of the file.
+    #[inline]
+    pub(super) fn u32_at(&self, at: u64) -> Result<u32, TableError> {
+        with_range(&self.source, at, 4, |b| {
+            u32::from_le_bytes(b.try_into().expect("4 bytes"))
+        })
+        .map_err(|e| self.io_error(e))
+    }
+
+    /// The WDL block holding slot `i`, with its first slot and checkpoint.
+    #[inline]
+    pub(super) fn wdl_block_of(
+        &self,
+        layout: &Layout,
+        i: u64,
+    ) -> Result<(u64, u64, u32), TableError> {
+        let w = &layout.wdl;
+        let mut b = self.u32_at(w.sparse_at + 4 * (i >> w.sparse_shift))? as u64;
+        // The block is usually this one or the next: ask for both while
+        // the starts are read, rather than one miss after the other.
+        prefetch(&self.source, w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b);
+        prefetch(
+            &self.source,
+            w.blocks_at + wdl_code::BLOCK_BYTES as u64 * (b + 1),
+        );
+        // Block starts were checked at open (increasing, ending at the
+        // index size), so this stops within the table.
+        loop {
+            // This block's first slot and checkpoint, the next one's first
+            // slot (the index size after the last block).
+            let (start, checkpoint, next) =
+                with_range(&self.source, w.starts_at + 8 * b, 12, |x| {
+                    let word =
+                        |k: usize| u32::from_le_bytes(x[k..k + 4].try_into().expect("4 bytes"));
+                    (word(0) as u64, word(4), word(8) as u64)
+                })
+                .map_err(|e| self.io_error(e))?;
+            if i < next || b + 1 >= w.blocks {
+                return Ok((b, start, checkpoint));
+            }
+            b += 1;
+        }
+    }
+
+    pub(super) fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
+        let (b, start, checkpoint) = self.wdl_block_of(layout, i)?;
+        let at = layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+        // The distance index follows the last WDL block, so 8 bytes past
+        // any block are in the file: the decoder reads the block in place.
+        let len = wdl_code::BLOCK_BYTES + 8;
+        with_range(&self.source, at, len, |block| {
+            wdl_code::block_is_intact(b, block).then(|| {
+                layout
+                    .wdl
+                    .decoder
+                    .value_in_block(block, start, i, checkpoint)
+            })
+        })
+        .map_err(|e| self.io_error(e))?
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
+        .and_then(compressed::wdl_of)
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))
+    }
+
+    /// The value of slot `i` (reads both streams). DTM block `k` keeps the
+    /// distances of its wins in part `2k` and of its losses in part
+    /// `2k + 1`: the slot's entry is its rank among the block's slots of its
+    /// kind ([`Table::rank_at`]).
+    pub(super) fn value_compressed(&self, layout: &Layout, i: u64) -> Result<Value, TableError> {
+        let (wdl, before) = self.rank_at(layout, i)?;
+        let kind = match wdl {
+            Wdl::Draw => return Ok(Value::Draw),
+            Wdl::Win => 0,
+            Wdl::Loss => 1,
+        };
+        let k = layout.dtm.locate(i).0;
+        self.value_from_entry(layout, 2 * k + kind as u64, before[kind], wdl)
+    }
+
+    /// The WDL value of slot `i` and the wins and losses among the slots of
+    /// its DTM block before it: the file's rank counts up to `i`'s WDL
+    /// block, plus those counted in that block by the walk that finds the
+    /// value.
+    pub(super) fn rank_at(&self, layout: &Layout, i: u64) -> Result<(Wdl, [u64; 2]), TableError> {
+        let w = &layout.wdl;
+        let (b, start, _) = self.wdl_block_of(layout, i)?;
+        let block_start = i - layout.dtm.locate(i).1;
+        let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+        let (code, counted) = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
+            wdl_code::block_is_intact(b, block).then(|| {
+                w.decoder
+                    .value_and_counts(block, start, i, start.max(block_start))
+            })
+        })
+        .map_err(|e| self.io_error(e))?
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
+        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
+        let wdl = compressed::wdl_of(code)
+            .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
+        let before = if start >= block_start {
+            let at = layout.dtm.ranks_at + compressed::RANK_BYTES as u64 * b;
+            with_range(&self.source, at, compressed::RANK_BYTES, |x| {
+                [
+                    u16::from_le_bytes([x[0], x[1]]),
+                    u16::from_le_bytes([x[2], x[3]]),
+                ]
+                .map(u64::from)
+            })
+            .map_err(|e| self.io_error(e))?
+        } else {
+            [0, 0] // the WDL block began in an earlier DTM block
+        };
+        Ok((wdl, [before[0] + counted[0], before[1] + counted[1]]))
+    }
+
+    /// The value of entry `entry` of DTM part `p`, for a slot whose WDL is
+    /// `wdl` (a win or a loss).
+    #[inline]
+    pub(super) fn value_from_entry(
+        &self,
+        layout: &Layout,
+        p: u64,
+        entry: u64,
+        wdl: Wdl,
+    ) -> Result<Value, TableError> {
+        let width = layout.dtm_width;
+        self.with_dtm_part(layout, p, |b| compressed::dtm_in_block(b, entry, width))?
+            .map(|half| compressed::value_from(wdl, half))
+            .ok_or_else(|| self.corrupt(format!("DTM part {p} has no entry {entry}")))
+    }
+
+    /// The WDL codes of the slots of `range` of a compressed table, each
+    /// block decoded once: the first slot of the first block touched, and
+    /// the codes from there to the end of the last block touched.
+    pub(super) fn wdl_codes(
+        &self,
+        layout: &Layout,
+        range: Range<u64>,
+    ) -> Result<(u64, Vec<u8>), TableError> {
+        let w = &layout.wdl;
+        if range.is_empty() {
+            return Ok((range.start, Vec::new()));
+        }
+        let (mut b, first, _) = self.wdl_block_of(layout, range.start)?;
+        let mut out = Vec::with_capacity((range.end - range.start) as usize);
+        let mut stack = Vec::new();
+        let mut end = first;
+        while end < range.end && b < w.blocks {
+            let next = self.u32_at(w.starts_at + 8 * (b + 1))? as u64;
+            let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+            with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
+                wdl_code::block_is_intact(b, block).then(|| {
+                    w.decoder
+                        .expand_block(block, next - end, &mut out, &mut stack)
+                })
+            })
+            .map_err(|e| self.io_error(e))?
+            .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
+            .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
+            end = next;
+            b += 1;
+        }
+        Ok((first, out))
+    }
+}

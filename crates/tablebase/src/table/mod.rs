@@ -1,0 +1,680 @@
+//! One table file, validated, read through a memory map or positional reads.
+//! How compressed tables are read (WDL blocks, distance parts, ranks) is in
+//! `compressed_read.rs`.
+
+mod compressed_read;
+
+use jungletb_format::compressed::{self, Layout, LayoutError};
+use jungletb_format::encoding::{decode, encode, RAW_UNUSED};
+use jungletb_format::TableError;
+use jungletb_format::header::Header;
+use jungletb_indexer::{Material, PositionIndex};
+use jungletb_rules::{Position, Ruleset, Value, Wdl};
+use memmap2::Mmap;
+use std::cell::RefCell;
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// How a table's bytes are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// A read-only memory map: the fastest; costs address space, no file
+    /// descriptor.
+    #[default]
+    Mmap,
+    /// Positional reads (`pread`) of the bytes a probe needs: no mapping,
+    /// one open file per table, a system call per probe.
+    Pread,
+}
+
+enum Source {
+    Map(Mmap),
+    File(File),
+}
+
+/// A validated table: header checked, rule set and material matched,
+/// payload checksum verified. Plain (`.jtb`, one value per slot) and
+/// compressed (`.jtbz`, see [`jungletb_format::compressed`]) tables answer the same
+/// queries, except compressed tables with don't-cares
+/// ([`Table::has_dont_cares`]), whose values only a [`crate::Tablebase`]
+/// answers (with the search that recovers them).
+pub struct Table {
+    path: PathBuf,
+    header: Header,
+    index: PositionIndex,
+    source: Source,
+    backend: Backend,
+    offset: u64,
+    file_len: u64,
+    layout: Option<Layout>,
+    /// Distinguishes this table in the per-thread block cache.
+    uid: u64,
+    /// Decoded DTM parts kept for later probes (compressed tables with a
+    /// non-zero budget only; WDL is decoded per probe).
+    kept: BlockStore,
+    budget: Arc<DecodeBudget>,
+    /// The identity of the file opened.
+    stamp: Option<FileStamp>,
+}
+
+/// The identity of a file as the file system gives it: device, inode,
+/// length, modification and change times. jungletb never modifies a table
+/// file in place (a new table arrives by rename, with a new inode), so an
+/// equal stamp means the same bytes as when the stamp was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileStamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl FileStamp {
+    #[cfg(unix)]
+    fn of(m: &std::fs::Metadata) -> Option<FileStamp> {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileStamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<FileStamp> {
+        None
+    }
+}
+
+static NEXT_UID: AtomicU64 = AtomicU64::new(1);
+
+/// Memory that tables may spend keeping decoded blocks of compressed tables
+/// (shared by the tables of one [`crate::Tablebase`]).
+#[derive(Debug)]
+pub(crate) struct DecodeBudget {
+    used: AtomicU64,
+    limit: u64,
+}
+
+impl DecodeBudget {
+    /// A budget of `limit` bytes.
+    pub(crate) fn new(limit: u64) -> Arc<DecodeBudget> {
+        Arc::new(DecodeBudget {
+            used: AtomicU64::new(0),
+            limit,
+        })
+    }
+
+    fn try_reserve(&self, n: u64) -> bool {
+        if self.used.fetch_add(n, Ordering::Relaxed) + n <= self.limit {
+            return true;
+        }
+        self.used.fetch_sub(n, Ordering::Relaxed);
+        false
+    }
+
+    fn release(&self, n: u64) {
+        self.used.fetch_sub(n, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Table {
+    /// Gives the decoded blocks this table kept back to the shared budget
+    /// (an evicted table's memory is then free for the others).
+    fn drop(&mut self) {
+        let kept: u64 = self
+            .kept
+            .iter()
+            .filter_map(|b| b.get())
+            .map(|b| b.len() as u64)
+            .sum();
+        if kept > 0 {
+            self.budget.release(kept);
+        }
+    }
+}
+
+/// Decoded blocks of one stream, kept once decoded (within the budget).
+type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
+
+thread_local! {
+    /// Compressed bytes fetched by positional reads.
+    static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Table {
+    /// Opens and fully validates the table of `material` at `path` for
+    /// `rules`, memory-mapped. Every check (magic, versions, sizes, rule set,
+    /// material, both checksums, the block index of compressed tables)
+    /// happens here, so a `Table` never answers from a bad file.
+    pub fn open(path: &Path, rules: &Ruleset, material: Material) -> Result<Table, TableError> {
+        Self::open_with(path, rules, material, Backend::Mmap)
+    }
+
+    /// [`Table::open`] with a choice of [`Backend`].
+    pub fn open_with(
+        path: &Path,
+        rules: &Ruleset,
+        material: Material,
+        backend: Backend,
+    ) -> Result<Table, TableError> {
+        Self::open_budgeted(path, rules, material, backend, DecodeBudget::new(0), None)
+    }
+
+    /// [`Table::open_with`], keeping decoded blocks of a compressed table
+    /// while `budget` allows. If the file still has the identity `verified`
+    /// (device, inode, length, modification and change times) of a file
+    /// whose payload checksum this caller verified before, the payload
+    /// checksum is not computed again (the header's still is).
+    pub(crate) fn open_budgeted(
+        path: &Path,
+        rules: &Ruleset,
+        material: Material,
+        backend: Backend,
+        budget: Arc<DecodeBudget>,
+        verified: Option<FileStamp>,
+    ) -> Result<Table, TableError> {
+        let mut table = Self::open_unchecked_ruleset(path, backend, verified)?;
+        if let (Some(l), true) = (&table.layout, budget.limit > 0) {
+            table.kept = (0..2 * l.dtm.blocks).map(|_| OnceLock::new()).collect();
+        }
+        table.budget = budget;
+        table.header.check_ruleset(rules, path)?;
+        if table.header.material != material {
+            return Err(TableError::WrongMaterial {
+                path: path.to_path_buf(),
+                expected: material.to_string(),
+                found: table.header.material.to_string(),
+            });
+        }
+        Ok(table)
+    }
+
+    /// Opens and validates a table file under whatever rule set it records
+    /// (for `info`). Checksums are verified.
+    pub fn open_any(path: &Path) -> Result<Table, TableError> {
+        Self::open_unchecked_ruleset(path, Backend::Mmap, None)
+    }
+
+    /// The identity of the file this table was opened from (`None` where
+    /// the platform does not give one).
+    pub(crate) fn stamp(&self) -> Option<FileStamp> {
+        self.stamp
+    }
+
+    fn open_unchecked_ruleset(
+        path: &Path,
+        backend: Backend,
+        verified: Option<FileStamp>,
+    ) -> Result<Table, TableError> {
+        let io = |e| TableError::from_io(path, e);
+        let corrupt = |what: String| TableError::Corrupt {
+            path: path.to_path_buf(),
+            what,
+        };
+        let file = File::open(path).map_err(io)?;
+        let metadata = file.metadata().map_err(io)?;
+        let len = metadata.len();
+        let stamp = FileStamp::of(&metadata);
+        if len == 0 {
+            return Err(TableError::NotATable(path.to_path_buf()));
+        }
+        let source = match backend {
+            Backend::Mmap => {
+                // SAFETY: the map is read-only. Table files are written once
+                // under a temporary name and renamed into place, never
+                // modified in place, so the mapped bytes do not change while
+                // mapped (unless another program writes them, which no
+                // jungletb tool does).
+                let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+                #[cfg(unix)]
+                let _ = map.advise(memmap2::Advice::Random);
+                Source::Map(map)
+            }
+            Backend::Pread => Source::File(file),
+        };
+        let header_bytes = read_range(&source, 0, len.min(1 << 16) as usize).map_err(io)?;
+        let header = Header::parse(&header_bytes, len, path)?;
+        let rules = Ruleset::from_canonical_string(&header.ruleset)
+            .map_err(|e| corrupt(format!("rule set: {e}")))?;
+        if rules.id() != header.ruleset_id {
+            return Err(corrupt(
+                "rule-set identifier does not match its options".into(),
+            ));
+        }
+        let index =
+            PositionIndex::new(header.material, &rules).map_err(|e| corrupt(e.to_string()))?;
+        if index.size() != header.index_size {
+            return Err(corrupt(format!(
+                "index size {} does not match the material's {}",
+                header.index_size,
+                index.size()
+            )));
+        }
+        let offset = header.header_len as u64;
+        // The payload checksum, in pieces (no need to hold a whole file);
+        // skipped only for the unchanged file the caller verified before.
+        let mut crc = crc32fast::Hasher::new();
+        let mut at = offset;
+        let known = stamp.is_some() && stamp == verified;
+        while at < len && !known {
+            let n = (len - at).min(1 << 20) as usize;
+            with_range(&source, at, n, |b| crc.update(b)).map_err(io)?;
+            at += n as u64;
+        }
+        if !known && crc.finalize() != header.payload_crc {
+            return Err(TableError::ChecksumMismatch {
+                path: path.to_path_buf(),
+                part: "payload",
+            });
+        }
+        let layout = if header.compressed {
+            let layout_error = |e| match e {
+                LayoutError::OldVersion => TableError::UnsupportedVersion {
+                    path: path.to_path_buf(),
+                    what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
+                           blocks without checks or checkpoints); rerun `jungletb compress` \
+                           to rewrite it"
+                        .into(),
+                },
+                LayoutError::Corrupt(m) => corrupt(m),
+            };
+            let payload_len = len - offset;
+            let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
+            let fixed = read_range(&source, offset, fixed_len).map_err(io)?;
+            let prefix_len =
+                Layout::prefix_len(&fixed, offset, index.size()).map_err(layout_error)?;
+            let prefix =
+                read_range(&source, offset, prefix_len.min(payload_len) as usize).map_err(io)?;
+            let layout =
+                Layout::parse(&prefix, offset, payload_len, index.size()).map_err(layout_error)?;
+            let dtm_index = read_range(
+                &source,
+                layout.dtm.offsets_at,
+                usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?,
+            )
+            .map_err(io)?;
+            layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
+            Some(layout)
+        } else {
+            None
+        };
+        Ok(Table {
+            path: path.to_path_buf(),
+            header,
+            index,
+            source,
+            backend,
+            offset,
+            file_len: len,
+            layout,
+            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            kept: Box::new([]),
+            budget: DecodeBudget::new(0),
+            stamp,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The position index of the material.
+    pub fn index(&self) -> &PositionIndex {
+        &self.index
+    }
+
+    /// How the table is read.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Bytes of the WDL and DTM streams of a compressed table.
+    pub fn compressed_sizes(&self) -> Option<jungletb_format::CompressedSizes> {
+        self.layout.as_ref().map(|l| jungletb_format::CompressedSizes {
+            wdl_bytes: l.wdl.stored_bytes,
+            dtm_bytes: l.dtm.index_len + l.dtm.data_len,
+        })
+    }
+
+    /// True for a compressed (`.jtbz`) table.
+    pub fn is_compressed(&self) -> bool {
+        self.layout.is_some()
+    }
+
+    /// True for a compressed table that stores don't-care values for the
+    /// positions a capture or an immediate win decides (see
+    /// [`jungletb_format::compressed`]): its values are answered only through a
+    /// [`crate::Tablebase`], which searches those moves; this table's own
+    /// value queries refuse with [`TableError::NeedsSearch`].
+    pub fn has_dont_cares(&self) -> bool {
+        self.layout.as_ref().is_some_and(|l| l.dont_cares)
+    }
+
+    /// Refuses value queries on a table whose stored values need a search.
+    #[inline]
+    fn answers_alone(&self) -> Result<(), TableError> {
+        if self.has_dont_cares() {
+            return Err(TableError::NeedsSearch(self.path.clone()));
+        }
+        Ok(())
+    }
+
+    fn io_error(&self, e: std::io::Error) -> TableError {
+        TableError::Io {
+            path: self.path.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    fn corrupt(&self, what: String) -> TableError {
+        TableError::Corrupt {
+            path: self.path.clone(),
+            what,
+        }
+    }
+
+    /// The raw value of slot `i` of a plain table (see [`jungletb_format::encoding`]).
+    #[inline]
+    fn raw_plain(&self, i: u64) -> Result<u16, TableError> {
+        let width = self.header.value_width as u64;
+        let at = self.offset + width * i;
+        if let Source::Map(map) = &self.source {
+            // Fast path: in range because `i` is below the index size and
+            // the file length was checked against it.
+            let at = at as usize;
+            return match width {
+                1 => map.get(at).map(|&b| b as u16),
+                _ => map
+                    .get(at..at + 2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            }
+            .ok_or_else(|| self.corrupt(format!("slot {i} beyond the end")));
+        }
+        let mut b = [0u8; 2];
+        with_range(&self.source, at, width as usize, |s| {
+            b[..s.len()].copy_from_slice(s)
+        })
+        .map_err(|e| self.io_error(e))?;
+        Ok(if width == 1 {
+            b[0] as u16
+        } else {
+            u16::from_le_bytes(b)
+        })
+    }
+
+    /// The value of slot `i`, which must hold a position (`i` below the
+    /// index size). Plain tables report an unused slot as an error; in
+    /// compressed tables unused slots hold an arbitrary value.
+    #[inline]
+    pub fn value_at(&self, i: u64) -> Result<Value, TableError> {
+        self.answers_alone()?;
+        self.value_as_stored(i)
+    }
+
+    /// [`Table::value_at`] as the file stores it: for a table with
+    /// don't-cares, possibly below the position's value.
+    #[inline]
+    pub(crate) fn value_as_stored(&self, i: u64) -> Result<Value, TableError> {
+        if i >= self.index.size() {
+            return Err(self.corrupt(format!("slot {i} out of range")));
+        }
+        match &self.layout {
+            None => decode(self.raw_plain(i)?).ok_or_else(|| {
+                self.corrupt(format!("slot {i} is marked unused but holds a position"))
+            }),
+            Some(layout) => self.value_compressed(layout, i),
+        }
+    }
+
+    /// The value of slot `i`, or `None` when the slot holds no position
+    /// (unused index slots). For scans, [`Table::stored_values`] reads a
+    /// range faster.
+    pub fn stored_value(&self, i: u64) -> Result<Option<Value>, TableError> {
+        self.answers_alone()?;
+        if i >= self.index.size() {
+            return Err(self.corrupt(format!("slot {i} out of range")));
+        }
+        match &self.layout {
+            None => Ok(decode(self.raw_plain(i)?)),
+            Some(_) if !self.index.is_canonical_slot(i) => Ok(None),
+            Some(layout) => self.value_compressed(layout, i).map(Some),
+        }
+    }
+
+    /// [`Table::stored_value`] of every slot of `range`, in order: for
+    /// scans. A compressed table decodes each WDL block of the range once
+    /// (not once per slot) and reads distances through the per-thread
+    /// block cache, in slot order.
+    pub fn stored_values(&self, range: Range<u64>) -> Result<Vec<Option<Value>>, TableError> {
+        self.answers_alone()?;
+        self.values_as_stored(range)
+    }
+
+    /// [`Table::stored_values`] as the file stores them (see
+    /// [`Table::value_as_stored`]).
+    pub(crate) fn values_as_stored(
+        &self,
+        range: Range<u64>,
+    ) -> Result<Vec<Option<Value>>, TableError> {
+        if range.end > self.index.size() {
+            return Err(self.corrupt(format!("slots {range:?} out of range")));
+        }
+        let Some(layout) = &self.layout else {
+            return range.map(|i| Ok(decode(self.raw_plain(i)?))).collect();
+        };
+        let (first, codes) = self.wdl_codes(layout, range.clone())?;
+        // The DTM block being read and the wins and losses met in it so far
+        // (every slot counts, unused ones too: the WDL stream stores a value
+        // for each).
+        let mut block: Option<(u64, [u64; 2])> = None;
+        range
+            .map(|i| {
+                let w = codes
+                    .get((i - first) as usize)
+                    .copied()
+                    .and_then(compressed::wdl_of)
+                    .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
+                let k = layout.dtm.locate(i).0;
+                if block.is_none_or(|b| b.0 != k) {
+                    block = Some((k, self.rank_at(layout, i)?.1));
+                }
+                let seen = &mut block.as_mut().expect("set above").1;
+                let kind = match w {
+                    Wdl::Draw => None,
+                    Wdl::Win => Some(0),
+                    Wdl::Loss => Some(1),
+                };
+                let entry = kind.map(|kind| {
+                    seen[kind] += 1;
+                    (kind, seen[kind] - 1)
+                });
+                if !self.index.is_canonical_slot(i) {
+                    return Ok(None);
+                }
+                match entry {
+                    None => Ok(Some(Value::Draw)),
+                    Some((kind, e)) => self
+                        .value_from_entry(layout, 2 * k + kind as u64, e, w)
+                        .map(Some),
+                }
+            })
+            .collect()
+    }
+
+    /// Win, draw or loss at slot `i`: reads only the WDL stream of
+    /// compressed tables.
+    #[inline]
+    pub fn wdl_at(&self, i: u64) -> Result<Wdl, TableError> {
+        self.answers_alone()?;
+        self.wdl_as_stored(i)
+    }
+
+    /// [`Table::wdl_at`] as the file stores it (see
+    /// [`Table::value_as_stored`]).
+    #[inline]
+    pub(crate) fn wdl_as_stored(&self, i: u64) -> Result<Wdl, TableError> {
+        match &self.layout {
+            Some(layout) if i < self.index.size() => self.wdl_compressed(layout, i),
+            _ => self.value_as_stored(i).map(Value::wdl),
+        }
+    }
+
+    /// The value of `pos`, whose material must be this table's (canonical)
+    /// material, for the side to move.
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Result<Value, TableError> {
+        self.value_at(self.index.index(pos))
+    }
+
+    /// [`Table::probe`] as the file stores it (see
+    /// [`Table::value_as_stored`]).
+    #[inline]
+    pub(crate) fn probe_as_stored(&self, pos: &Position) -> Result<Value, TableError> {
+        self.value_as_stored(self.index.index(pos))
+    }
+
+    /// [`Table::probe_wdl`] as the file stores it (see
+    /// [`Table::value_as_stored`]).
+    #[inline]
+    pub(crate) fn probe_wdl_as_stored(&self, pos: &Position) -> Result<Wdl, TableError> {
+        self.wdl_as_stored(self.index.index(pos))
+    }
+
+    /// Win, draw or loss of `pos` (see [`Table::probe`]).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        self.wdl_at(self.index.index(pos))
+    }
+
+    /// Every slot's raw value (see [`jungletb_format::encoding`]), decoded in order:
+    /// for compressing, comparing and checking whole tables. Unused slots of
+    /// compressed tables (whose values are not stored) read as unused.
+    pub fn raw_values(&self) -> Result<Vec<u16>, TableError> {
+        self.answers_alone()?;
+        let n = self.index.size();
+        if self.layout.is_none() {
+            return (0..n).map(|i| self.raw_plain(i)).collect();
+        }
+        self.values_as_stored(0..n)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                None => Ok(RAW_UNUSED),
+                Some(v) => {
+                    encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))
+                }
+            })
+            .collect()
+    }
+
+    /// Number of bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// Checks that `other` (e.g. the compressed form of this table) holds
+    /// exactly this table's values, slot by slot; the first difference is a
+    /// [`TableError::Corrupt`] of `other`.
+    pub fn same_values(&self, other: &Table) -> Result<(), TableError> {
+        let (mine, theirs) = (self.raw_values()?, other.raw_values()?);
+        if mine.len() != theirs.len() {
+            return Err(other.corrupt(format!(
+                "{} slots against {} in {}",
+                theirs.len(),
+                mine.len(),
+                self.path.display()
+            )));
+        }
+        match mine.iter().zip(&theirs).position(|(x, y)| x != y) {
+            None => Ok(()),
+            Some(i) => Err(other.corrupt(format!(
+                "slot {i} decodes to raw value {} instead of {} (as in {})",
+                theirs[i],
+                mine[i],
+                self.path.display()
+            ))),
+        }
+    }
+}
+
+/// Runs `f` on bytes `at..at + len` of the source.
+#[inline]
+fn with_range<R>(
+    source: &Source,
+    at: u64,
+    len: usize,
+    f: impl FnOnce(&[u8]) -> R,
+) -> std::io::Result<R> {
+    match source {
+        Source::Map(map) => {
+            let bytes = usize::try_from(at)
+                .ok()
+                .and_then(|a| map.get(a..a.checked_add(len)?))
+                .ok_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read beyond the end")
+                })?;
+            Ok(f(bytes))
+        }
+        Source::File(file) => READ_BUF.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.resize(len, 0);
+            read_exact_at(file, &mut buf, at)?;
+            Ok(f(&buf))
+        }),
+    }
+}
+
+/// Asks for the cache line holding byte `at` of a mapped source, ahead of
+/// its use; nothing for a file source or a byte beyond the end.
+#[inline(always)]
+fn prefetch(source: &Source, at: u64) {
+    if let Source::Map(map) = source {
+        if let Some(byte) = usize::try_from(at).ok().and_then(|a| map.get(a)) {
+            jungletb_format::prefetch::prefetch(byte);
+        }
+    }
+}
+
+fn read_range(source: &Source, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
+    with_range(source, at, len, |b| b.to_vec())
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, at)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({})", self.path.display())
+    }
+}

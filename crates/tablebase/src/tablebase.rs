@@ -1,0 +1,539 @@
+//! The probe front door: a directory of tables for one rule set.
+
+use crate::error::ProbeError;
+use jungletb_format::TableError;
+use crate::open_tables::{no_room, Caps, Cost, Evicting};
+use crate::table::{Backend, DecodeBudget, FileStamp, Table};
+use jungletb_indexer::Material;
+use jungletb_rules::{Move, MoveTables, Position, Ruleset, Value, Wdl};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
+
+/// File extension of (plain) table files.
+pub const TABLE_EXTENSION: &str = "jtb";
+/// File extension of compressed table files.
+pub const COMPRESSED_EXTENSION: &str = "jtbz";
+
+/// The directory holding the tables of `rules` under the tables root `root`:
+/// `root/<rule-set label>` (e.g. `tables/standard`). Given the rule set's
+/// directory itself (`tables/standard`, holding tables, with no
+/// `standard/` inside), that directory.
+pub fn table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
+    let label = rules.label();
+    let nested = root.join(&label);
+    let is_the_dir = !nested.exists()
+        && root.file_name().and_then(|n| n.to_str()) == Some(label.as_str())
+        && std::fs::read_dir(root).is_ok_and(|mut rd| {
+            rd.any(|e| {
+                e.ok()
+                    .and_then(|e| e.path().extension().map(|x| x.to_owned()))
+                    .is_some_and(|x| x == TABLE_EXTENSION || x == COMPRESSED_EXTENSION)
+            })
+        });
+    if is_the_dir {
+        root.to_path_buf()
+    } else {
+        nested
+    }
+}
+
+/// Every table file (plain or compressed) in `root` and in the directories
+/// directly under it (a tables root holds one directory per rule set), in
+/// name order.
+pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, TableError> {
+    let io = |p: &Path, e| TableError::from_io(p, e);
+    if !root.is_dir() {
+        return Err(TableError::Io {
+            path: root.to_path_buf(),
+            message: "not a directory".into(),
+        });
+    }
+    let mut dirs = vec![root.to_path_buf()];
+    for e in std::fs::read_dir(root).map_err(|e| io(root, e))?.flatten() {
+        if e.path().is_dir() {
+            dirs.push(e.path());
+        }
+    }
+    let mut files = Vec::new();
+    for d in dirs {
+        for e in std::fs::read_dir(&d).map_err(|e| io(&d, e))?.flatten() {
+            let p = e.path();
+            let ext = p.extension().and_then(|x| x.to_str());
+            if ext == Some(TABLE_EXTENSION) || ext == Some(COMPRESSED_EXTENSION) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The file of `material` in a rule set's directory: `dir/ELvR.jtb`.
+pub fn table_path(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{material}.{TABLE_EXTENSION}"))
+}
+
+/// The compressed file of `material` in a rule set's directory:
+/// `dir/ELvR.jtbz`.
+pub fn compressed_table_path(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{material}.{COMPRESSED_EXTENSION}"))
+}
+
+/// How a [`Tablebase`] reads its tables, and how much it may hold open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TablebaseOptions {
+    /// How tables are read: memory maps (default) or positional reads.
+    pub backend: Backend,
+    /// Most bytes of table files mapped at once. Tables opened beyond it are
+    /// read with positional reads instead (default: no limit).
+    pub max_mapped_bytes: u64,
+    /// Most table files held open for positional reads (mapped tables hold
+    /// no file open; default: 512).
+    ///
+    /// With the defaults (memory maps, no cap on mapped bytes) a table once
+    /// opened stays open. With positional reads or a cap on mapped bytes, a
+    /// table that would exceed the caps closes the least recently used
+    /// tables first, so every table can be probed with any caps (a probe
+    /// fails with [`TableError::Limit`] only if its one table does not fit
+    /// them at all).
+    pub max_open_files: u64,
+    /// Most bytes of decoded blocks of compressed tables kept in memory for
+    /// later probes (a WDL block costs 2 bits per position, a distance block
+    /// 1 byte). Beyond it, blocks are decoded on every probe that needs them
+    /// (default: 1 GiB; 0 keeps none).
+    pub max_decoded_bytes: u64,
+    /// Where a material has both a plain and a compressed table, read the
+    /// compressed one (default: the plain one, which is faster to read; set
+    /// it to examine what a compressed table answers beside its original).
+    pub prefer_compressed: bool,
+}
+
+impl Default for TablebaseOptions {
+    fn default() -> Self {
+        TablebaseOptions {
+            backend: Backend::Mmap,
+            max_mapped_bytes: u64::MAX,
+            max_open_files: 512,
+            max_decoded_bytes: 1 << 30,
+            prefer_compressed: false,
+        }
+    }
+}
+
+/// What a [`Tablebase`]'s open tables hold ([`Tablebase::usage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TablebaseUsage {
+    /// Bytes of table files mapped.
+    pub mapped_bytes: u64,
+    /// Table files held open for positional reads.
+    pub open_files: u64,
+    /// Tables closed to make room so far.
+    pub evictions: u64,
+    /// Tables open under caps that can bind (0 in the resident regime).
+    pub evicting_open: usize,
+}
+
+/// A legal move with the value it leads to, for the side playing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// The value of the position for the side to move if it plays `mv`.
+    pub value: Value,
+}
+
+type Slot = OnceLock<Result<Arc<Table>, Box<TableError>>>;
+
+/// A set of tables for one rule set, opened lazily and shared between
+/// threads (`Tablebase` is `Send + Sync`; probing takes `&self`, allocates
+/// nothing and makes no system call once a table is open).
+pub struct Tablebase {
+    dir: PathBuf,
+    rules: Ruleset,
+    options: TablebaseOptions,
+    /// By material code; each table is opened (and checksummed) on first use
+    /// and stays open (when the caps cannot bind; see [`crate::open_tables`]).
+    slots: Box<[Slot]>,
+    /// The tables open under caps that can bind, least recently used
+    /// closed first.
+    evicting: Evicting,
+    /// Mapped bytes and open files held.
+    caps: Caps,
+    /// Shared by the compressed tables' kept blocks (set on first use, so
+    /// that options set after construction apply).
+    budget: OnceLock<Arc<DecodeBudget>>,
+    /// Move generation for the search that recovers don't-cares (built on
+    /// first use).
+    moves: OnceLock<MoveTables>,
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("dir", &self.dir)
+            .field("rules", &self.rules.label())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tablebase {
+    /// Opens the tables of `rules` under the tables root `root` (the
+    /// directory `generate --out` wrote, e.g. `tables`).
+    pub fn open(root: impl AsRef<Path>, rules: Ruleset) -> Result<Tablebase, ProbeError> {
+        let root = root.as_ref();
+        rules.check_supported().map_err(ProbeError::Rules)?;
+        let dir = table_dir(root, &rules);
+        if !dir.is_dir() {
+            let mut found: Vec<String> = std::fs::read_dir(root)
+                .map(|rd| {
+                    rd.filter_map(|e| e.ok())
+                        .filter(|e| e.path().is_dir())
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            found.sort();
+            let hint = if found.is_empty() {
+                String::new()
+            } else {
+                format!("; tables found for: {}", found.join(", "))
+            };
+            let run = match rules.matching_name() {
+                Some(name) => format!("`jungletb generate --ruleset {name}`"),
+                None => "`jungletb generate` with the same --ruleset and --rule options".into(),
+            };
+            return Err(ProbeError::NoTables(format!(
+                "no tables for rule set '{}' in '{}' (expected directory '{}'; run {run}){hint}",
+                rules.label(),
+                root.display(),
+                dir.display(),
+            )));
+        }
+        Ok(Self::with_dir(dir, rules))
+    }
+
+    /// [`Tablebase::open`] with options (backend, limits).
+    pub fn open_with(
+        root: impl AsRef<Path>,
+        rules: Ruleset,
+        options: TablebaseOptions,
+    ) -> Result<Tablebase, ProbeError> {
+        let mut tb = Self::open(root, rules)?;
+        tb.options = options;
+        Ok(tb)
+    }
+
+    /// [`Tablebase::with_dir`] with options (backend, limits).
+    pub fn with_dir_and_options(
+        dir: PathBuf,
+        rules: Ruleset,
+        options: TablebaseOptions,
+    ) -> Tablebase {
+        let mut tb = Self::with_dir(dir, rules);
+        tb.options = options;
+        tb
+    }
+
+    /// Uses `dir` itself as the rule set's directory (no `<label>` subfolder).
+    pub fn with_dir(dir: PathBuf, rules: Ruleset) -> Tablebase {
+        let slots = (0..256 * 256).map(|_| OnceLock::new()).collect();
+        Tablebase {
+            dir,
+            rules,
+            options: TablebaseOptions::default(),
+            slots,
+            evicting: Evicting::default(),
+            caps: Caps::default(),
+            budget: OnceLock::new(),
+            moves: OnceLock::new(),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &TablebaseOptions {
+        &self.options
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// Move tables of the rule set.
+    pub(crate) fn move_tables(&self) -> &MoveTables {
+        self.moves.get_or_init(|| MoveTables::new(&self.rules))
+    }
+
+    /// The rule set's table directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// What the open tables hold: mapped bytes, open files, tables open
+    /// and tables closed to make room.
+    pub fn usage(&self) -> TablebaseUsage {
+        TablebaseUsage {
+            mapped_bytes: self.caps.mapped_bytes.load(Ordering::Relaxed),
+            open_files: self.caps.open_files.load(Ordering::Relaxed),
+            evictions: self.evicting.evictions(),
+            evicting_open: self.evicting.open_count(),
+        }
+    }
+
+    /// True if the caps can bind, so tables are closed to make room.
+    fn evicts(&self) -> bool {
+        self.options.backend == Backend::Pread || self.options.max_mapped_bytes != u64::MAX
+    }
+
+    /// The slot of a material's table, opening the table on first use
+    /// (resident regime).
+    fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
+        let m = material.canonical().0;
+        self.slots[m.code()].get_or_init(|| {
+            self.open_table(m, &|| false, None)
+                .0
+                .map(Arc::new)
+                .map_err(Box::new)
+        })
+    }
+
+    /// Opens the table of canonical material `m`: the plain file if there is
+    /// one, else the compressed one (the other way round with
+    /// [`TablebaseOptions::prefer_compressed`]); mapped or read by positional reads as
+    /// the options and caps allow, calling `make_room` (which closes a
+    /// table and says whether it could) until it fits. Returns the table
+    /// and what it holds against the caps.
+    fn open_table(
+        &self,
+        m: Material,
+        make_room: &dyn Fn() -> bool,
+        verified: Option<FileStamp>,
+    ) -> (Result<Table, TableError>, Option<Cost>) {
+        let plain = table_path(&self.dir, m);
+        let compressed = compressed_table_path(&self.dir, m);
+        let (first, second) = if self.options.prefer_compressed {
+            (compressed, plain)
+        } else {
+            (plain, compressed)
+        };
+        let path = match (first.exists(), second.exists()) {
+            (true, _) => first,
+            (false, true) => second,
+            (false, false) => {
+                return (Err(TableError::Missing(table_path(&self.dir, m))), None);
+            }
+        };
+        let len = match std::fs::metadata(&path) {
+            Ok(md) => md.len(),
+            Err(e) => {
+                let message = e.to_string();
+                return (Err(TableError::Io { path, message }), None);
+            }
+        };
+        let o = &self.options;
+        // Reserve before opening so that threads opening tables at once
+        // cannot overshoot a cap together; given back on failure.
+        // A table that cannot fit even with every other table closed is
+        // refused at once (waiting for room would never end).
+        let fits =
+            (o.backend == Backend::Mmap && len <= o.max_mapped_bytes) || o.max_open_files > 0;
+        if !fits {
+            return (
+                Err(no_room(path, o.max_mapped_bytes, o.max_open_files)),
+                None,
+            );
+        }
+        let cost = loop {
+            match self
+                .caps
+                .reserve(o.backend, len, o.max_mapped_bytes, o.max_open_files)
+            {
+                Some(cost) => break cost,
+                None if make_room() => continue,
+                None => {
+                    return (
+                        Err(no_room(path, o.max_mapped_bytes, o.max_open_files)),
+                        None,
+                    )
+                }
+            }
+        };
+        let budget = self
+            .budget
+            .get_or_init(|| DecodeBudget::new(o.max_decoded_bytes));
+        match Table::open_budgeted(
+            &path,
+            &self.rules,
+            m,
+            cost.backend,
+            Arc::clone(budget),
+            verified,
+        ) {
+            Ok(t) => (Ok(t), Some(cost)),
+            Err(e) => {
+                self.caps.release(cost);
+                (Err(e), None)
+            }
+        }
+    }
+
+    /// The table of a material (either colour order), opened on first use.
+    /// A shared handle: holding it keeps the table open even if the
+    /// tablebase closes it to make room.
+    pub fn table(&self, material: Material) -> Result<Arc<Table>, ProbeError> {
+        if self.evicts() {
+            let m = material.canonical().0;
+            return self
+                .evicting
+                .get(m.code(), &self.caps, |make_room, verified| {
+                    self.open_table(m, make_room, verified)
+                })
+                .map_err(ProbeError::Table);
+        }
+        match self.slot(material) {
+            Ok(t) => Ok(Arc::clone(t)),
+            Err(e) => Err(ProbeError::Table((**e).clone())),
+        }
+    }
+
+    /// The value of `pos` for the side to move, with its distance in plies.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        pos.validate(&self.rules).map_err(ProbeError::Position)?;
+        self.probe_unvalidated(pos)
+    }
+
+    /// Win, draw or loss for the side to move: the fast path for search
+    /// (reads only the WDL blocks of compressed tables).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        pos.validate(&self.rules).map_err(ProbeError::Position)?;
+        self.wdl_unvalidated(pos)
+    }
+
+    /// [`Tablebase::probe`] without re-validating the position (for
+    /// positions reached by legal moves from a valid one).
+    pub(crate) fn probe_unvalidated(&self, pos: &Position) -> Result<Value, ProbeError> {
+        self.with_table(pos, |t, p| {
+            let stored = t.probe_as_stored(p)?;
+            self.resolve(t, p, stored)
+        })
+    }
+
+    /// Runs `probe` on the table of `pos`'s material with `pos` in that
+    /// table's colour order.
+    #[inline]
+    pub(crate) fn with_table<R>(
+        &self,
+        pos: &Position,
+        probe: impl Fn(&Table, &Position) -> Result<R, ProbeError>,
+    ) -> Result<R, ProbeError> {
+        let material = Material::of_position(pos).ok_or_else(|| {
+            ProbeError::GameOver("a side has no pieces left, so there is nothing to probe".into())
+        })?;
+        let (canonical, flipped) = material.canonical();
+        let run = |table: &Table| {
+            if flipped {
+                probe(table, &pos.color_flip())
+            } else {
+                probe(table, pos)
+            }
+        };
+        if self.evicts() {
+            let table = self.table(canonical)?;
+            return run(&table);
+        }
+        // The resident path: the table is borrowed, no reference count is
+        // touched, so threads probing the same table do not contend.
+        match self.slot(canonical) {
+            Ok(t) => run(t),
+            Err(e) => Err(ProbeError::Table((**e).clone())),
+        }
+    }
+
+    /// The value for the side to move of playing `mv` in `pos`.
+    pub fn move_value(&self, pos: &Position, mv: &Move) -> Result<Value, ProbeError> {
+        if pos.is_winning_move(&self.rules, mv) {
+            return Ok(Value::Win(1));
+        }
+        Ok(Value::from_child(self.probe_unvalidated(&pos.play(mv))?))
+    }
+
+    /// Every legal move with its value, best first (ties in move order).
+    pub fn probe_root(&self, pos: &Position) -> Result<Vec<RootMove>, ProbeError> {
+        pos.validate(&self.rules).map_err(ProbeError::Position)?;
+        if Material::of_position(pos).is_none() {
+            return Err(ProbeError::GameOver("a side has no pieces left".into()));
+        }
+        let mut moves = pos
+            .legal_moves(&self.rules)
+            .iter()
+            .map(|mv| {
+                Ok(RootMove {
+                    mv: *mv,
+                    value: self.move_value(pos, mv)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ProbeError>>()?;
+        moves.sort_by_key(|r| std::cmp::Reverse(r.value));
+        Ok(moves)
+    }
+
+    /// The moves that keep the position's value (all of them, in move order).
+    /// Empty if the side to move has no legal move.
+    pub fn best_moves(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+        let root = self.probe_root(pos)?;
+        let Some(best) = root.first().map(|r| r.value) else {
+            return Ok(Vec::new());
+        };
+        Ok(root
+            .iter()
+            .take_while(|r| r.value == best)
+            .map(|r| r.mv)
+            .collect())
+    }
+
+    /// An optimal line of play from `pos` to the end of the game (the first
+    /// best move at every step). Empty for a draw, where no end exists.
+    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+        let value = self.probe(pos)?;
+        let Some(plies) = value.plies() else {
+            return Ok(Vec::new());
+        };
+        let mut line = Vec::with_capacity(plies as usize);
+        let mut cur = *pos;
+        for _ in 0..plies {
+            let Some(mv) = self.best_moves(&cur)?.first().copied() else {
+                break;
+            };
+            line.push(mv);
+            if cur.is_winning_move(&self.rules, &mv) {
+                break;
+            }
+            cur = cur.play(&mv);
+        }
+        if line.len() != plies as usize {
+            return Err(ProbeError::Table(TableError::Corrupt {
+                path: self.dir.clone(),
+                what: format!(
+                    "the line from {pos} ends after {} plies, but the table says {plies}",
+                    line.len()
+                ),
+            }));
+        }
+        Ok(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn tablebase_is_send_and_sync() {
+        assert_send_sync::<Tablebase>();
+    }
+}

@@ -1,0 +1,214 @@
+//! Writing table files: a temporary file in the target directory, renamed
+//! into place only once complete and synced.
+
+use jungletb_format::compressed::{self, CompressedSizes};
+use jungletb_format::encoding::{decode, RAW_UNUSED};
+use jungletb_format::TableError;
+use jungletb_format::header::{Header, SideStats, FORMAT_VERSION};
+use crate::table::Table;
+use crate::tablebase::{compressed_table_path, table_path, Tablebase};
+use jungletb_indexer::PositionIndex;
+use jungletb_rules::{Ruleset, Value};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Summary of a written table.
+#[derive(Debug, Clone)]
+pub struct TableStats {
+    /// The header written.
+    pub header: Header,
+    /// The final path.
+    pub path: PathBuf,
+    /// File size in bytes.
+    pub bytes: u64,
+}
+
+/// Writes the table of `index`'s material under `rules` into `dir` (the rule
+/// set's directory) from raw values (one per slot, see
+/// [`jungletb_format::encoding`]). The file appears under its final name only when
+/// complete; an existing file of that name is replaced atomically.
+pub fn write_table(
+    dir: &Path,
+    rules: &Ruleset,
+    index: &PositionIndex,
+    raw: &[u16],
+) -> Result<TableStats, TableError> {
+    let material = index.material();
+    let path = table_path(dir, material);
+    if raw.len() as u64 != index.size() {
+        return Err(TableError::Corrupt {
+            path: path.clone(),
+            what: format!("{} values for {} slots", raw.len(), index.size()),
+        });
+    }
+    let half = if index.white_to_move_only() {
+        u64::MAX
+    } else {
+        index.size() / 2
+    };
+    let mut sides = [SideStats::default(); 2];
+    let mut max_raw = 0u16;
+    for (i, &r) in raw.iter().enumerate() {
+        if r == RAW_UNUSED {
+            continue;
+        }
+        max_raw = max_raw.max(r);
+        let s = &mut sides[(i as u64 >= half) as usize];
+        s.positions += 1;
+        match decode(r).expect("used slot") {
+            Value::Win(n) => {
+                s.wins += 1;
+                s.longest_win = s.longest_win.max(n);
+            }
+            Value::Loss(n) => {
+                s.losses += 1;
+                s.longest_loss = s.longest_loss.max(n);
+            }
+            Value::Draw => s.draws += 1,
+        }
+    }
+    let value_width: u8 = if max_raw <= u8::MAX as u16 { 1 } else { 2 };
+    let ruleset = rules.canonical_string();
+    let mut header = Header {
+        format_version: FORMAT_VERSION,
+        index_scheme_version: jungletb_indexer::INDEX_SCHEME_VERSION,
+        ruleset_id: rules.id(),
+        ruleset: ruleset.clone(),
+        material,
+        index_size: index.size(),
+        value_width,
+        white_to_move_only: index.white_to_move_only(),
+        compressed: false,
+        header_len: Header::len_for(&ruleset, &material),
+        payload_len: index.size() * value_width as u64,
+        payload_crc: 0,
+        sides,
+    };
+    write_atomically(dir, &path, &mut header, |w, crc| {
+        let mut chunk = Vec::with_capacity(1 << 16);
+        for block in raw.chunks(1 << 15) {
+            chunk.clear();
+            for &r in block {
+                if value_width == 1 {
+                    chunk.push(r as u8);
+                } else {
+                    chunk.extend_from_slice(&r.to_le_bytes());
+                }
+            }
+            crc.update(&chunk);
+            w.write_all(&chunk)?;
+        }
+        Ok(())
+    })?;
+    let bytes = header.header_len as u64 + header.payload_len;
+    Ok(TableStats {
+        header,
+        path,
+        bytes,
+    })
+}
+
+/// Writes the compressed distribution table (`.jtbz`, see
+/// [`jungletb_format::compressed`]) of the plain table `table` into `dir`, with
+/// distance blocks at zstd level `zstd_level`. Given `dont_cares`, a
+/// tablebase holding the tables `table`'s captures lead into, positions
+/// decided by a capture or an immediate win store don't-care values (a
+/// smaller WDL stream; probes recover them by a search). Like
+/// [`write_table`], the file appears under its final name only when
+/// complete. The caller should check the result answers the same values
+/// (`jungletb compress` does, with [`Tablebase::same_answers`]).
+pub fn write_compressed_table(
+    dir: &Path,
+    table: &Table,
+    zstd_level: i32,
+    dont_cares: Option<&Tablebase>,
+) -> Result<(TableStats, CompressedSizes), TableError> {
+    let material = table.header().material;
+    let path = compressed_table_path(dir, material);
+    let raw = table.raw_values()?;
+    let tactical = match dont_cares {
+        None => None,
+        Some(tb) => Some(tb.tactical_values(table).map_err(|e| TableError::Io {
+            path: path.clone(),
+            message: format!("finding the positions a capture decides: {e}"),
+        })?),
+    };
+    let mut header = table.header().clone();
+    header.header_len = Header::len_for(&header.ruleset, &header.material);
+    let (payload, width, sizes) = compressed::compress_payload(
+        &raw,
+        header.header_len as u64,
+        zstd_level,
+        tactical.as_deref(),
+    )
+    .map_err(|e| TableError::Io {
+        path: path.clone(),
+        message: format!("compressing: {e}"),
+    })?;
+    header.compressed = true;
+    header.value_width = width;
+    header.payload_len = payload.len() as u64;
+    write_atomically(dir, &path, &mut header, |w, crc| {
+        crc.update(&payload);
+        w.write_all(&payload)
+    })?;
+    let bytes = header.header_len as u64 + header.payload_len;
+    Ok((
+        TableStats {
+            header,
+            path,
+            bytes,
+        },
+        sizes,
+    ))
+}
+
+/// Writes `header` and the payload `write_payload` produces (which also
+/// feeds the payload checksum) to a temporary file in `dir`, then renames it
+/// to `path` once complete and synced. An existing file at `path` is
+/// replaced atomically; nothing is left behind on error.
+fn write_atomically(
+    dir: &Path,
+    path: &Path,
+    header: &mut Header,
+    write_payload: impl FnOnce(&mut dyn Write, &mut crc32fast::Hasher) -> std::io::Result<()>,
+) -> Result<(), TableError> {
+    let io = |e: std::io::Error| TableError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", header.material))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io)?;
+    let mut payload_crc = crc32fast::Hasher::new();
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        // Placeholder header; rewritten once the payload checksum is known.
+        w.write_all(&header.to_bytes()).map_err(io)?;
+        write_payload(&mut w, &mut payload_crc).map_err(io)?;
+        w.flush().map_err(io)?;
+    }
+    header.payload_crc = payload_crc.finalize();
+    {
+        use std::io::{Seek, SeekFrom};
+        let mut f = tmp.as_file();
+        f.seek(SeekFrom::Start(0)).map_err(io)?;
+        f.write_all(&header.to_bytes()).map_err(io)?;
+        f.sync_all().map_err(io)?;
+    }
+    #[cfg(unix)]
+    {
+        // tempfile creates files readable by the owner only; tables are data
+        // to share.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644)).map_err(io)?;
+    }
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all(); // make the rename durable where supported
+    }
+    Ok(())
+}
