@@ -14,10 +14,10 @@
 //! one solve and one sweep of `TRvTR` on one thread (see [`INNER`]) and
 //! prints instructions per position for both (about a minute more).
 
-use jungletb::tablebase::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::Ruleset;
 use jungletb::solver::{forward_sweep, generate, solve_material, GenerateOptions};
+use jungletb::tablebase::{table_dir, write_table, Tablebase};
 use std::time::{Duration, Instant};
 
 /// With and without Rats (water, captures across the river's edge),

@@ -8,13 +8,13 @@
 //! `JUNGLETB_BENCH_COMPRESSED` point it at larger sets (see `setup`).
 
 use jungletb::format::compressed::DEFAULT_ZSTD_LEVEL;
+use jungletb::indexer::Material;
+use jungletb::rules::{Color, Position, Ruleset};
+use jungletb::solver::{generate, GenerateOptions};
 use jungletb::tablebase::{
     compressed_table_path, table_dir, table_files, table_path, write_compressed_table, Backend,
     Table, Tablebase, TablebaseOptions,
 };
-use jungletb::indexer::Material;
-use jungletb::rules::{Color, Position, Ruleset};
-use jungletb::solver::{generate, GenerateOptions};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -2,9 +2,9 @@
 //! files give typed errors, never a panic and never an answer.
 
 use crate::fixture;
-use jungletb::tablebase::{table_dir, Table, TableError, Tablebase};
 use jungletb::indexer::Material;
 use jungletb::rules::{Position, Ruleset};
+use jungletb::tablebase::{table_dir, Table, TableError, Tablebase};
 use std::path::{Path, PathBuf};
 
 fn copy_table(name: &str) -> (tempfile::TempDir, PathBuf, Vec<u8>) {
@@ -159,8 +159,8 @@ fn random_corruptions_never_open_and_never_panic() {
 /// `Tablebase` probe or through `verify` (exhaustive, not sampled).
 #[test]
 fn every_bit_flip_and_truncation_of_a_small_table_is_refused() {
-    use jungletb::tablebase::{write_compressed_table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
     use jungletb::solver::verify_material;
+    use jungletb::tablebase::{write_compressed_table, COMPRESSED_EXTENSION, TABLE_EXTENSION};
     let name = "CvC"; // the smallest table: 1,197 slots
     let (d, plain_path, plain) = copy_table(name);
     let table = open(&plain_path, name).unwrap();

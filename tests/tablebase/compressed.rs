@@ -7,12 +7,12 @@
 use crate::fixture;
 use jungletb::format::compressed::{reseal_checks, DEFAULT_ZSTD_LEVEL};
 use jungletb::format::wdl_code::block_is_intact;
+use jungletb::indexer::Material;
+use jungletb::rules::{Position, Ruleset};
 use jungletb::tablebase::{
     compressed_table_path, table_dir, write_compressed_table, Backend, Header, ProbeError, Table,
     TableError, Tablebase, TablebaseOptions, COMPRESSED_EXTENSION,
 };
-use jungletb::indexer::Material;
-use jungletb::rules::{Position, Ruleset};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tempfile::TempDir;

@@ -4,12 +4,12 @@
 //! a lone table must refuse to answer; the freedom must exist and be used.
 
 use crate::fixture;
+use jungletb::indexer::Material;
+use jungletb::rules::{Ruleset, Value, Wdl};
 use jungletb::tablebase::{
     table_dir, table_files, write_compressed_table, ProbeError, Table, TableError, Tablebase,
     TablebaseOptions,
 };
-use jungletb::indexer::Material;
-use jungletb::rules::{Ruleset, Value, Wdl};
 use std::path::Path;
 use std::sync::OnceLock;
 use tempfile::TempDir;
@@ -225,9 +225,9 @@ fn the_compress_check_catches_wrong_answers() {
 /// a distance changed in a compressed table is found.
 #[test]
 fn verify_checks_compressed_tables_like_plain_ones() {
-    use jungletb::tablebase::write_table;
     use jungletb::indexer::PositionIndex;
     use jungletb::solver::verify_material;
+    use jungletb::tablebase::write_table;
     let rules = Ruleset::standard();
     let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
     let (dc, exact) = roots();

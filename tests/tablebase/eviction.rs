@@ -3,9 +3,9 @@
 //! answer equals the resident tablebase's, and the caps hold.
 
 use crate::fixture;
-use jungletb::tablebase::{table_dir, Backend, Tablebase, TablebaseOptions};
 use jungletb::indexer::Material;
 use jungletb::rules::{Position, Ruleset};
+use jungletb::tablebase::{table_dir, Backend, Tablebase, TablebaseOptions};
 
 /// Positions spread over every fixture table (a few per material).
 fn positions() -> Vec<Position> {

@@ -1,8 +1,8 @@
 //! The probe API: root moves, best moves, lines, and bad positions.
 
 use crate::fixture;
-use jungletb::tablebase::{ProbeError, Tablebase};
 use jungletb::rules::{Position, Ruleset, Value};
+use jungletb::tablebase::{ProbeError, Tablebase};
 
 fn tb() -> Tablebase {
     Tablebase::open(fixture::standard(), Ruleset::standard()).unwrap()
@@ -118,7 +118,7 @@ fn missing_tables_and_other_rule_sets_are_errors() {
     let err = Tablebase::open(missing.path(), Ruleset::standard())
         .err()
         .unwrap();
-    assert!(matches!(err, ProbeError::NoTables(_)), "{err}");
+    assert!(matches!(err, ProbeError::NoTables { .. }), "{err}");
     // The fixture has standard and leiden tables in separate roots; popular
     // has none.
     let err = Tablebase::open(fixture::standard(), Ruleset::popular())

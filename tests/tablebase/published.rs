@@ -2,8 +2,8 @@
 //! (van Rijn & Vis, ICGA Journal 37(2), 2014; OpenML data set 41027).
 
 use crate::fixture;
-use jungletb::tablebase::Tablebase;
 use jungletb::rules::{Animal, Color, Piece, Position, Ruleset, Square, Value};
+use jungletb::tablebase::Tablebase;
 use std::path::PathBuf;
 
 /// The published Leiden 2-piece tablebase, kept in the repository

@@ -2,9 +2,9 @@
 
 use crate::fixture;
 use crate::reference_solver::Reference;
-use jungletb::tablebase::{table_dir, Tablebase};
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Ruleset};
+use jungletb::tablebase::{table_dir, Tablebase};
 use std::path::Path;
 
 /// Compares every position of a material; returns the number compared.

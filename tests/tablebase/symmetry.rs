@@ -9,9 +9,9 @@
 
 use crate::fixture;
 use crate::reference_solver::Reference;
-use jungletb::tablebase::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Color, Move, Position, Ruleset};
+use jungletb::tablebase::Tablebase;
 
 fn mirror_move(m: &Move) -> (String, String) {
     (m.from.mirror().to_string(), m.to.mirror().to_string())

@@ -3,9 +3,9 @@
 //! 3-piece materials.
 
 use crate::reference_solver::Reference;
-use jungletb::tablebase::Tablebase;
 use jungletb::indexer::Material;
 use jungletb::rules::{Animal, Color, Ruleset};
+use jungletb::tablebase::Tablebase;
 
 /// Each option on its own, then three combinations.
 pub const VARIANTS: [&[&str]; 15] = [

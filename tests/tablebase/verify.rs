@@ -2,10 +2,10 @@
 //! and finds a value changed in an otherwise valid, checksummed table.
 
 use crate::fixture;
-use jungletb::tablebase::{table_dir, write_table, Tablebase};
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::{Ruleset, Value};
 use jungletb::solver::verify_material;
+use jungletb::tablebase::{table_dir, write_table, Tablebase};
 
 #[test]
 fn verify_accepts_generated_tables_and_finds_a_changed_value() {

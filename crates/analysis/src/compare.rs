@@ -8,9 +8,9 @@
 //! to move) and, when the category is kept, by distance.
 
 use crate::placements::chunks;
-use jungletb_tablebase::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Value, Wdl};
+use jungletb_tablebase::{ProbeError, Tablebase};
 use rayon::prelude::*;
 
 /// Index of a category in the change matrix: 0 win, 1 draw, 2 loss.

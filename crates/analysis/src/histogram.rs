@@ -6,9 +6,9 @@
 //! counting as the table header's totals.
 
 use crate::placements::chunks;
-use jungletb_tablebase::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Position, Value};
+use jungletb_tablebase::{ProbeError, Tablebase};
 use rayon::prelude::*;
 
 /// One side to move's distances.

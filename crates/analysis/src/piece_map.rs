@@ -6,8 +6,8 @@
 //! the enemy den where the game is already won. The web board draws it, and
 //! `jungletb render --map` writes it as SVG ([`crate::svg`]).
 
-use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
 use jungletb_rules::{Piece, Position, Square};
+use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
 
 /// One square of a map.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,8 +8,8 @@
 //! placement on the board" weigh each stored placement by its mirror
 //! images: 1 if it is its own mirror image, else 2.
 
-use jungletb_tablebase::{ProbeError, Table, Tablebase};
 use jungletb_rules::{Color, Position, Value};
+use jungletb_tablebase::{ProbeError, Table, Tablebase};
 use std::ops::Range;
 
 /// Slot ranges of at most this many slots are the unit of parallel work.

@@ -8,9 +8,9 @@
 //! see [`crate::placements`]), like all-placement win / loss / draw totals.
 
 use crate::placements::{black_value, chunks, weight, white_slots};
-use jungletb_tablebase::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Value};
+use jungletb_tablebase::{ProbeError, Tablebase};
 use rayon::prelude::*;
 
 /// Which kind of zugzwang.

@@ -4,10 +4,10 @@
 use jungletb_analysis::compare::{category, compare_material};
 use jungletb_analysis::histogram::histogram;
 use jungletb_analysis::zugzwang::{classify, scan_material, Kind};
-use jungletb_tablebase::{ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Piece, Position, Ruleset, Square, Value};
 use jungletb_solver::{generate, GenerateOptions};
+use jungletb_tablebase::{ProbeError, Tablebase};
 use std::sync::OnceLock;
 
 const MATERIALS: [&str; 4] = ["RvR", "CvC", "LvR", "WRvW"];

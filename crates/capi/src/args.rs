@@ -6,8 +6,8 @@ use crate::{
     JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_GAME_OVER, JTB_ERR_MISSING,
     JTB_ERR_POSITION, JTB_ERR_RULESET, JTB_ERR_TABLE,
 };
-use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use jungletb_rules::{Color, Piece, Position, Square, Value};
+use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -27,7 +27,7 @@ pub(crate) fn probe_error(e: ProbeError) -> c_int {
         ProbeError::Position(_) => JTB_ERR_POSITION,
         ProbeError::Rules(_) => JTB_ERR_RULESET,
         ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
-        ProbeError::NoTables(_) | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,
+        ProbeError::NoTables { .. } | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,
         ProbeError::Table(_) => JTB_ERR_TABLE,
     };
     fail(code, e.to_string())

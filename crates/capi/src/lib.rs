@@ -10,9 +10,9 @@ use args::{
     base, fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_of,
     LAST_ERROR,
 };
-use jungletb_tablebase::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Ruleset};
+use jungletb_tablebase::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
 use std::ffi::{c_char, c_int, c_uint};
 
 /// Success.

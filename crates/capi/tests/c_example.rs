@@ -34,7 +34,10 @@ fn c_example_agrees_with_the_cli() {
     let exe = tmp.path().join("best_move");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let st = Command::new(&cc)
-        .arg(format!("-I{}", root().join("crates/capi/include").display()))
+        .arg(format!(
+            "-I{}",
+            root().join("crates/capi/include").display()
+        ))
         .arg(root().join("crates/capi/examples/best_move.c"))
         .arg(&lib)
         .args(["-lpthread", "-ldl", "-lm", "-o"])

@@ -3,6 +3,7 @@
 use crate::common::{
     materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
 };
+use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_analysis::compare::{compare_material, Comparison, CATEGORY_NAMES};
 use jungletb_tablebase::{table_dir, Tablebase};
@@ -79,7 +80,7 @@ pub fn run(a: Args) -> CmdResult {
     }
     .resolve_in(Some(&a.tables.path))?;
     if rules_a.id() == rules_b.id() {
-        return Err(format!(
+        return Err(anyhow!(
             "both sides are the rule set '{}': nothing to compare",
             rules_a.label()
         ));
@@ -92,7 +93,7 @@ pub fn run(a: Args) -> CmdResult {
     let in_b = materials_in(&dir_b, &rules_b, &a.materials)?;
     let materials: Vec<_> = in_a.into_iter().filter(|m| in_b.contains(m)).collect();
     if materials.is_empty() {
-        return Err(format!(
+        return Err(anyhow!(
             "no material has tables under both '{}' and '{}'",
             rules_a.label(),
             rules_b.label()
@@ -126,9 +127,7 @@ pub fn run(a: Args) -> CmdResult {
     }
     for m in materials {
         bar.set_message(m.to_string());
-        let c = pool
-            .install(|| compare_material(&tb_a, &tb_b, m))
-            .map_err(|e| e.to_string())?;
+        let c = pool.install(|| compare_material(&tb_a, &tb_b, m))?;
         bar.inc(1);
         let t = by_count
             .entry(m.piece_count())

@@ -2,6 +2,7 @@
 
 use crate::common::{count, duration, human_bytes, parse_bytes, thread_pool, CmdResult, RulesArgs};
 use crate::progress::Progress;
+use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
 use jungletb_solver::{generate_with, Calibration, GenerateOptions, Plan};
@@ -45,14 +46,10 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     if !(2..=8).contains(&a.max_pieces) {
-        return Err(format!("--max-pieces must be 2..8, got {}", a.max_pieces));
+        return Err(anyhow!("--max-pieces must be 2..8, got {}", a.max_pieces));
     }
     let rules = a.rules.resolve_in(Some(&a.out))?;
-    let materials = a
-        .materials
-        .iter()
-        .map(|s| s.parse::<Material>().map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let materials = crate::common::parse_materials(&a.materials)?;
     let opts = GenerateOptions {
         root: a.out,
         rules,
@@ -74,7 +71,7 @@ pub fn run(a: Args) -> CmdResult {
     let pool = thread_pool(a.threads)?;
     let report = pool.install(|| generate_with(&opts, &|e| progress.event(e)));
     progress.finish();
-    let report = report.map_err(|e| e.to_string())?;
+    let report = report?;
     if !a.quiet {
         let solved: Vec<_> = report.materials.iter().filter(|m| m.solved).collect();
         let positions: u64 = report.materials.iter().map(|m| m.positions).sum();
@@ -95,14 +92,13 @@ pub fn run(a: Args) -> CmdResult {
 
 /// States the size of a long run and an estimate of its time before it
 /// starts (runs estimated under a minute start silently).
-fn announce(opts: &GenerateOptions, threads: Option<usize>) -> Result<(), String> {
+fn announce(opts: &GenerateOptions, threads: Option<usize>) -> anyhow::Result<()> {
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| opts.rules.animal_allowed(a))
     } else {
         Material::with_dependencies(&opts.materials)
     };
-    let plan = Plan::new(&opts.root, &opts.rules, list, Calibration::default())
-        .map_err(|e| e.to_string())?;
+    let plan = Plan::new(&opts.root, &opts.rules, list, Calibration::default())?;
     let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
     let seconds = plan.core_seconds() / threads as f64;
     if seconds >= 60.0 {

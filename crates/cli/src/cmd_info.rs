@@ -1,12 +1,13 @@
 //! `jungletb info` and `jungletb stats`.
 
 use crate::common::{human_bytes, CmdResult, RulesArgs, TablesArg};
+use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_analysis::histogram::{histogram, Histogram};
+use jungletb_rules::{Color, Position, Ruleset, Value};
 use jungletb_tablebase::{
     table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
-use jungletb_rules::{Color, Position, Ruleset, Value};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -48,16 +49,16 @@ pub struct StatsArgs {
 
 pub fn run_info(a: InfoArgs) -> CmdResult {
     if a.file.is_dir() {
-        return Err(format!(
+        return Err(anyhow!(
             "'{}' is a directory: `info` shows one table file (e.g. {}); `jungletb stats --tables {}` summarises a directory",
             a.file.display(),
             a.file.join("standard/ELvR.jtb").display(),
             a.file.display()
         ));
     }
-    let t = Table::open_any(&a.file).map_err(|e| e.to_string())?;
+    let t = Table::open_any(&a.file)?;
     let h = t.header();
-    let rules = Ruleset::from_canonical_string(&h.ruleset).map_err(|e| e.to_string())?;
+    let rules = Ruleset::from_canonical_string(&h.ruleset)?;
     // `--examples`: one pass over the values finds each side's first
     // position (in slot order) of its longest win and loss (through the
     // tables beside this one, which the search of don't-cares may need).
@@ -77,7 +78,7 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
                 ..Default::default()
             },
         );
-        Some(histogram(&tb, h.material).map_err(|e| e.to_string())?)
+        Some(histogram(&tb, h.material)?)
     } else {
         None
     };
@@ -238,7 +239,7 @@ impl Totals {
 pub fn run_stats(a: StatsArgs) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let dir = table_dir(&a.tables.path, &rules);
-    let mut files = table_files(&dir).map_err(|e| e.to_string())?;
+    let mut files = table_files(&dir)?;
     // A material with both a plain and a compressed file counts once (the
     // plain one, which probes prefer too).
     files.retain(|f| {
@@ -246,13 +247,13 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             || !f.with_extension(TABLE_EXTENSION).exists()
     });
     if files.is_empty() {
-        return Err(format!("no tables in '{}'", dir.display()));
+        return Err(anyhow!("no tables in '{}'", dir.display()));
     }
     let mut by_count: BTreeMap<u32, Totals> = BTreeMap::new();
     let mut rows = Vec::new();
     for f in &files {
-        let h = Header::read(f).map_err(|e| e.to_string())?;
-        h.check_ruleset(&rules, f).map_err(|e| e.to_string())?;
+        let h = Header::read(f)?;
+        h.check_ruleset(&rules, f)?;
         let bytes = h.header_len as u64 + h.payload_len;
         by_count
             .entry(h.material.piece_count())
@@ -265,11 +266,8 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         let pool = crate::common::thread_pool(a.threads)?;
         let tb = jungletb_tablebase::Tablebase::with_dir(dir.clone(), rules.clone());
         rows.iter()
-            .map(|(h, _)| {
-                pool.install(|| histogram(&tb, h.material))
-                    .map_err(|e| e.to_string())
-            })
-            .collect::<Result<Vec<_>, String>>()?
+            .map(|(h, _)| pool.install(|| histogram(&tb, h.material)))
+            .collect::<Result<Vec<_>, _>>()?
     } else {
         Vec::new()
     };

@@ -25,9 +25,9 @@ pub fn run(a: Args) -> CmdResult {
     let pos: Position = if a.position == "start" {
         Position::start()
     } else {
-        a.position.parse().map_err(|e| format!("{e}"))?
+        a.position.parse()?
     };
-    pos.validate(&rules).map_err(|e| e.to_string())?;
+    pos.validate(&rules)?;
     if a.divide {
         let mut total = 0;
         for (mv, n) in perft_divide(&pos, &rules, a.depth) {

@@ -1,8 +1,9 @@
 //! `jungletb plan`.
 
 use crate::common::{duration, human_bytes, CmdResult, RulesArgs, TablesArg};
+use anyhow::anyhow;
+use anyhow::Context;
 use clap::Args as ClapArgs;
-use jungletb_indexer::Material;
 use jungletb_solver::slurm::{self, SlurmOptions};
 use jungletb_solver::{Calibration, Plan};
 use serde_json::json;
@@ -53,31 +54,27 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     if let Some(n) = a.max_pieces.filter(|n| !(2..=8).contains(n)) {
-        return Err(format!("--max-pieces must be 2..8, got {n}"));
+        return Err(anyhow!("--max-pieces must be 2..8, got {n}"));
     }
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let materials = a
-        .materials
-        .iter()
-        .map(|s| s.parse::<Material>().map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let materials = crate::common::parse_materials(&a.materials)?;
     let calibration = if a.calibrate {
-        Calibration::measure(a.threads.max(1)).map_err(|e| format!("calibrating: {e}"))?
+        Calibration::measure(a.threads.max(1)).context("calibrating")?
     } else {
         Calibration::default()
     };
     let list = Plan::request(&rules, a.max_pieces, &materials);
-    let plan = Plan::new(&a.tables.path, &rules, list, calibration).map_err(|e| e.to_string())?;
+    let plan = Plan::new(&a.tables.path, &rules, list, calibration)?;
     let threads = a.threads.max(1);
     let mut scripts = Vec::new();
     if let Some(dir) = &a.slurm {
         let binary = match &a.binary {
             Some(b) => b.clone(),
-            None => std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?,
+            None => std::env::current_exe().context("finding this binary")?,
         };
         let root = std::fs::create_dir_all(&a.tables.path)
             .and_then(|_| std::fs::canonicalize(&a.tables.path))
-            .map_err(|e| format!("{}: {e}", a.tables.path.display()))?;
+            .with_context(|| a.tables.path.display().to_string())?;
         let mut rule_args = vec!["--ruleset".to_string(), a.rules.ruleset.clone()];
         for kv in &a.rules.rules {
             rule_args.push("--rule".into());
@@ -94,7 +91,7 @@ pub fn run(a: Args) -> CmdResult {
         };
         if !plan.entries.is_empty() {
             scripts = slurm::write_scripts(&plan, &opts, dir)
-                .map_err(|e| format!("writing scripts to {}: {e}", dir.display()))?;
+                .with_context(|| format!("writing scripts to {}", dir.display()))?;
         }
     }
 
@@ -132,7 +129,7 @@ pub fn run(a: Args) -> CmdResult {
     match written {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(format!("writing output: {e}")),
+        Err(e) => Err(anyhow!("writing output: {e}")),
     }
 }
 

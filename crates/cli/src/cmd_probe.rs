@@ -1,11 +1,13 @@
 //! `jungletb probe`.
 
+use crate::advice::{chain, hint_for};
 use crate::common::{CmdResult, RulesArgs, TablesArg};
+use anyhow::bail;
 use clap::Args as ClapArgs;
-use jungletb_tablebase::{Evaluation, GameOver, ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Move, Position, Ruleset, Value};
-use serde_json::json;
+use jungletb_tablebase::{Evaluation, GameOver, ProbeError, Tablebase};
+use jungletb_wire::{self as wire, ErrorKind};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -34,52 +36,63 @@ struct Answer {
     line: Vec<Move>,
 }
 
-/// A failed position: a machine-readable kind and a message.
+/// A failed position: what the JSON line says, and the error itself for
+/// the text output (its cause chain and hint).
 struct Failure {
-    kind: &'static str,
-    message: String,
+    kind: ErrorKind,
+    error: anyhow::Error,
 }
 
 impl From<ProbeError> for Failure {
     fn from(e: ProbeError) -> Failure {
-        let kind = match &e {
-            ProbeError::Position(_) => "impossible_position",
-            ProbeError::Rules(_) => "rules",
-            ProbeError::GameOver(_) => "game_over",
-            ProbeError::NoTables(_) => "no_tables",
-            ProbeError::Table(jungletb_tablebase::TableError::Missing(_)) => "missing_table",
-            ProbeError::Table(_) => "bad_table",
-        };
         Failure {
-            kind,
-            message: e.to_string(),
+            kind: ErrorKind::of(&e),
+            error: e.into(),
         }
     }
 }
 
-fn answer(
-    tb: &Tablebase,
-    text: &str,
-    hint: &dyn Fn(&Position) -> String,
-) -> Result<Answer, Failure> {
-    let pos: Position = text.parse().map_err(|e| Failure {
-        kind: "notation",
-        message: format!("{e}"),
-    })?;
-    let with_hint = |e: ProbeError| {
-        let mut f = Failure::from(e);
-        if f.kind == "missing_table" {
-            f.message = format!("{}; {}", f.message, hint(&pos));
-        }
-        f
-    };
-    let eval = tb.evaluate(&pos).map_err(with_hint)?;
+fn answer(tb: &Tablebase, text: &str) -> Result<Answer, Failure> {
+    let pos: Position = text
+        .parse()
+        .map_err(|e: jungletb_rules::ParseError| Failure {
+            kind: ErrorKind::Notation,
+            error: e.into(),
+        })?;
+    let eval = tb.evaluate(&pos)?;
     let line = if eval.game_over.is_some() {
         Vec::new()
     } else {
-        tb.line(&pos).map_err(with_hint)?
+        tb.line(&pos)?
     };
     Ok(Answer { eval, line })
+}
+
+/// What to do about a failed position: for a missing table or rule set,
+/// the command that makes it, with this run's --tables, --ruleset and
+/// --rule options and the material as written.
+fn probe_hint(a: &Args, text: &str, f: &Failure) -> Option<String> {
+    let generate = format!(
+        "jungletb generate --out {} {}",
+        a.tables.path.display(),
+        a.rules.command_args()
+    );
+    match f.kind {
+        ErrorKind::MissingTable => {
+            let material = text
+                .parse::<Position>()
+                .ok()
+                .and_then(|p| Material::of_position(&p))?;
+            Some(format!(
+                "generate it (and the smaller tables it needs) with `{generate} --material \
+                 {material}`, or point --tables (or JUNGLETB_TABLES) at the tables"
+            ))
+        }
+        ErrorKind::NoTables => Some(format!(
+            "make them with `{generate}`, or point --tables (or JUNGLETB_TABLES) at the tables"
+        )),
+        _ => hint_for(f.error.as_ref()),
+    }
 }
 
 fn moves_text(m: &[Move]) -> String {
@@ -105,33 +118,24 @@ fn best_moves(a: &Answer) -> Vec<Move> {
         .collect()
 }
 
-fn side_letter(c: Color) -> &'static str {
-    match c {
-        Color::White => "w",
-        Color::Black => "b",
-    }
-}
-
-fn json_answer(text: &str, result: &Result<Answer, Failure>) -> serde_json::Value {
+/// The line of `--json` output for one input (see `jungletb_wire`).
+fn json_answer(rules: &Ruleset, text: &str, result: &Result<Answer, Failure>) -> String {
+    let strings = |m: &[Move]| m.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     match result {
-        Ok(a) => json!({
-            "input": text,
-            "position": a.eval.position.to_string(),
-            "side_to_move": side_letter(a.eval.position.side_to_move()),
-            "value": a.eval.value.wdl_name(),
-            "plies": a.eval.value.plies(),
-            "game_over": a.eval.game_over.map(GameOver::name),
-            "moves": a.eval.moves.iter().map(|r| json!({
-                "move": r.mv.to_string(),
-                "value": r.value.wdl_name(),
-                "plies": r.value.plies(),
-                "capture": r.mv.captured.is_some(),
-            })).collect::<Vec<_>>(),
-            "best_moves": best_moves(a).iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "line": a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        Ok(a) => {
+            let mut answer = wire::position_answer(rules, &a.eval);
+            answer.input = Some(text.to_string());
+            answer.best_moves = Some(strings(&best_moves(a)));
+            answer.line = Some(strings(&a.line));
+            serde_json::to_string(&answer)
+        }
+        Err(f) => serde_json::to_string(&wire::ErrorAnswer {
+            input: Some(text.to_string()),
+            error: chain(f.error.as_ref()),
+            kind: f.kind,
         }),
-        Err(f) => json!({ "input": text, "position": text, "error": f.message, "kind": f.kind }),
     }
+    .expect("serialisable")
 }
 
 fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Result<()> {
@@ -192,35 +196,33 @@ pub fn run(a: Args) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let from_stdin = a.batch || (a.positions.is_empty() && !std::io::stdin().is_terminal());
     if a.positions.is_empty() && !from_stdin {
-        return Err(
-            "no position given (pass positions as arguments, or pipe them in one per line)".into(),
-        );
+        bail!("no position given (pass positions as arguments, or pipe them in one per line)");
     }
     let tb = Tablebase::open(&a.tables.path, rules.clone());
-    let hint = |pos: &Position| {
-        let material = Material::of_position(pos).map_or(String::new(), |m| m.to_string());
-        format!(
-            "generate it with: jungletb generate --out {} {} --material {material}",
-            a.tables.path.display(),
-            a.rules.command_args()
-        )
-    };
     let stdout = std::io::stdout();
     let mut failed = 0usize;
     let mut one = |text: &str| -> std::io::Result<()> {
         let result = match &tb {
-            Ok(tb) => answer(tb, text, &hint),
-            Err(e) => Err(Failure::from(ProbeError::NoTables(format!(
-                "{e}; generate tables with: jungletb generate --out {} {}",
-                a.tables.path.display(),
-                a.rules.command_args()
-            )))),
+            Ok(tb) => answer(tb, text),
+            Err(e) => Err(Failure::from(e.clone())),
         };
         let mut out = stdout.lock();
         match (&result, a.json) {
-            (_, true) => writeln!(out, "{}", json_answer(text, &result))?,
+            (_, true) => writeln!(out, "{}", json_answer(&rules, text, &result))?,
             (Ok(ans), false) => write_text(&mut out, &rules, ans)?,
-            (Err(f), false) => eprintln!("jungletb: error: {text}: {}", f.message),
+            (Err(f), false) => {
+                // The input is echoed once: a notation error already
+                // quotes it.
+                match f.kind {
+                    ErrorKind::Notation => {
+                        eprintln!("jungletb: error: {}", chain(f.error.as_ref()))
+                    }
+                    _ => eprintln!("jungletb: error: {text}: {}", chain(f.error.as_ref())),
+                }
+                if let Some(hint) = probe_hint(&a, text, f) {
+                    eprintln!("hint: {hint}");
+                }
+            }
         }
         // Answer each line as soon as it is read: a GUI or an engine may
         // keep one process open as a pipe.
@@ -247,7 +249,7 @@ pub fn run(a: Args) -> CmdResult {
     match written {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        Err(e) => return Err(format!("probe: {e}")),
+        Err(e) => return Err(anyhow::Error::from(e).context("probe")),
     }
     Ok(if failed > 0 {
         ExitCode::FAILURE

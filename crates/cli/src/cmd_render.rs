@@ -2,13 +2,14 @@
 //! histogram views).
 
 use crate::common::{CmdResult, RulesArgs, TablesArg};
+use anyhow::{anyhow, Context};
 use clap::{Args as ClapArgs, Subcommand};
 use jungletb_analysis::histogram::histogram;
 use jungletb_analysis::piece_map::piece_map;
 use jungletb_analysis::svg::{histogram_svg, map_svg};
-use jungletb_tablebase::Tablebase;
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Square};
+use jungletb_tablebase::Tablebase;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,18 +51,18 @@ enum Picture {
 
 pub fn run(a: Args) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let tb = Tablebase::open(&a.tables.path, rules.clone()).map_err(|e| e.to_string())?;
+    let tb = Tablebase::open(&a.tables.path, rules.clone())?;
     let svg = match &a.picture {
         Picture::Map { position, square } => {
-            let pos: Position = position.parse().map_err(|e| format!("{position}: {e}"))?;
-            let from: Square = square.parse()?;
-            let map = piece_map(&tb, &pos, from).map_err(|e| e.to_string())?;
+            let pos: Position = position.parse().with_context(|| format!("'{position}'"))?;
+            let from: Square = square.parse().map_err(|e: String| anyhow!(e))?;
+            let map = piece_map(&tb, &pos, from)?;
             map_svg(&rules, &map)
         }
         Picture::Histogram { material } => {
-            let m: Material = material.parse().map_err(|e| format!("{e}"))?;
-            let table = tb.table(m).map_err(|e| e.to_string())?;
-            let hist = histogram(&tb, m).map_err(|e| e.to_string())?;
+            let m: Material = material.parse()?;
+            let table = tb.table(m)?;
+            let hist = histogram(&tb, m)?;
             histogram_svg(table.header().material, &hist)
         }
     };
@@ -70,20 +71,20 @@ pub fn run(a: Args) -> CmdResult {
             let mut out = std::io::stdout().lock();
             match out.write_all(svg.as_bytes()) {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    return Err(format!("render: {e}"))
+                    return Err(anyhow!("render: {e}"))
                 }
                 _ => {}
             }
         }
         Some(path) => {
             if path.exists() && !a.force {
-                return Err(format!(
+                return Err(anyhow!(
                     "'{}' exists; pass --force to replace it",
                     path.display()
                 ));
             }
             std::fs::write(path, svg)
-                .map_err(|e| format!("render: cannot write '{}': {e}", path.display()))?;
+                .with_context(|| format!("render: cannot write '{}'", path.display()))?;
         }
     }
     Ok(ExitCode::SUCCESS)

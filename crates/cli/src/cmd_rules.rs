@@ -1,6 +1,7 @@
 //! `jungletb rules`.
 
 use crate::common::CmdResult;
+use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_rules::{fingerprint, BaseRuleset, Ruleset, FINGERPRINT_POSITIONS, RULE_OPTIONS};
 use serde_json::json;
@@ -26,12 +27,11 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     if a.fingerprint {
-        let mut r =
-            Ruleset::by_name(a.name.as_deref().unwrap_or("standard")).map_err(|e| e.to_string())?;
+        let mut r = Ruleset::by_name(a.name.as_deref().unwrap_or("standard"))?;
         for kv in &a.rules {
-            r.apply_override(kv).map_err(|e| e.to_string())?;
+            r.apply_override(kv)?;
         }
-        r.check_supported().map_err(|e| e.to_string())?;
+        r.check_supported()?;
         let lists = fingerprint(&r);
         if a.json {
             let doc = json!({
@@ -55,7 +55,9 @@ pub fn run(a: Args) -> CmdResult {
     }
     let Some(name) = a.name else {
         if !a.rules.is_empty() {
-            return Err("--rule needs a rule set name: jungletb rules standard --rule …".into());
+            return Err(anyhow!(
+                "--rule needs a rule set name: jungletb rules standard --rule …"
+            ));
         }
         let named: Vec<Vec<(&str, String)>> = BaseRuleset::ALL
             .iter()
@@ -100,11 +102,11 @@ pub fn run(a: Args) -> CmdResult {
         }
         return Ok(ExitCode::SUCCESS);
     };
-    let mut r = Ruleset::by_name(&name).map_err(|e| e.to_string())?;
+    let mut r = Ruleset::by_name(&name)?;
     for kv in &a.rules {
-        r.apply_override(kv).map_err(|e| e.to_string())?;
+        r.apply_override(kv)?;
     }
-    r.check_supported().map_err(|e| e.to_string())?;
+    r.check_supported()?;
     if a.json {
         let options: serde_json::Map<String, serde_json::Value> = r
             .options()

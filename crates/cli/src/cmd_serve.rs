@@ -1,10 +1,12 @@
 //! `jungletb serve`: the HTTP API and the web board.
 
 use crate::common::{CmdResult, RulesArgs, TablesArg};
+use anyhow::anyhow;
+use anyhow::Context;
 use clap::Args as ClapArgs;
-use jungletb_tablebase::Tablebase;
 use jungletb_rules::Ruleset;
 use jungletb_server::{serve, Served, ServerConfig};
+use jungletb_tablebase::Tablebase;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -60,7 +62,7 @@ fn served(root: &std::path::Path, rules: Ruleset, generate_args: String) -> Serv
 pub fn run(a: Args) -> CmdResult {
     let root = &a.tables.path;
     if !root.is_dir() {
-        return Err(format!(
+        return Err(anyhow!(
             "no tables directory '{}' (generate tables with `jungletb generate --out {}`, or pass --tables DIR)",
             root.display(),
             root.display()
@@ -83,7 +85,7 @@ pub fn run(a: Args) -> CmdResult {
         rulesets.push(served(root, custom, args));
     }
     if rulesets.iter().all(|s| s.tables.is_err()) {
-        return Err(format!(
+        return Err(anyhow!(
             "no tables for any rule set under '{}' (generate some with `jungletb generate --out {}`)",
             root.display(),
             root.display()
@@ -102,12 +104,12 @@ pub fn run(a: Args) -> CmdResult {
         .enable_all()
         .max_blocking_threads(config.workers + 2)
         .build()
-        .map_err(|e| format!("serve: cannot start the runtime: {e}"))?;
+        .context("serve: cannot start the runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&a.bind)
             .await
-            .map_err(|e| format!("serve: cannot listen on {}: {e}", a.bind))?;
-        let addr = listener.local_addr().map_err(|e| format!("serve: {e}"))?;
+            .with_context(|| format!("serve: cannot listen on {}", a.bind))?;
+        let addr = listener.local_addr().context("serve")?;
         for s in &rulesets {
             match &s.tables {
                 Ok(_) => eprintln!(
@@ -120,7 +122,7 @@ pub fn run(a: Args) -> CmdResult {
         eprintln!("listening on http://{addr}/ (Ctrl-C to stop)");
         serve(listener, rulesets, config, shutdown_signal())
             .await
-            .map_err(|e| format!("serve: {e}"))?;
+            .context("serve")?;
         eprintln!("stopped");
         Ok(ExitCode::SUCCESS)
     })

@@ -54,9 +54,7 @@ pub fn run(a: Args) -> CmdResult {
     }
     for m in materials {
         bar.set_message(m.to_string());
-        let r: Report = pool
-            .install(|| scan_material(&tb, m, a.limit))
-            .map_err(|e| e.to_string())?;
+        let r: Report = pool.install(|| scan_material(&tb, m, a.limit))?;
         bar.inc(1);
         let t = totals.entry(m.piece_count()).or_default();
         t.0 += 1;

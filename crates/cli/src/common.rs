@@ -1,8 +1,9 @@
 //! Options shared by several commands.
 
+use anyhow::{anyhow, Context};
 use clap::Args;
-use jungletb_tablebase::{Header, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use jungletb_rules::Ruleset;
+use jungletb_tablebase::{Header, COMPRESSED_EXTENSION, TABLE_EXTENSION};
 use std::path::{Path, PathBuf};
 
 /// Where the tables are: `--tables DIR` or `JUNGLETB_TABLES`.
@@ -32,7 +33,7 @@ pub struct RulesArgs {
 
 impl RulesArgs {
     /// The resolved rule set.
-    pub fn resolve(&self) -> Result<Ruleset, String> {
+    pub fn resolve(&self) -> anyhow::Result<Ruleset> {
         self.resolve_in(None)
     }
 
@@ -40,18 +41,18 @@ impl RulesArgs {
     /// custom rule set under the tables root `tables` (e.g.
     /// `standard-custom-0123456789abcdef`): its options are read from a
     /// table's header there.
-    pub fn resolve_in(&self, tables: Option<&Path>) -> Result<Ruleset, String> {
+    pub fn resolve_in(&self, tables: Option<&Path>) -> anyhow::Result<Ruleset> {
         let mut r = match Ruleset::by_name(&self.ruleset) {
             Ok(r) => r,
             Err(e) => match tables.and_then(|t| custom_ruleset(t, &self.ruleset)) {
                 Some(r) => r,
-                None => return Err(e.to_string()),
+                None => return Err(e.into()),
             },
         };
         for kv in &self.rules {
-            r.apply_override(kv).map_err(|e| e.to_string())?;
+            r.apply_override(kv)?;
         }
-        r.check_supported().map_err(|e| e.to_string())?;
+        r.check_supported()?;
         Ok(r)
     }
 
@@ -89,23 +90,30 @@ fn custom_ruleset(root: &Path, label: &str) -> Option<Ruleset> {
     None
 }
 
+/// Parses `--material` arguments (any colour order).
+pub fn parse_materials(materials: &[String]) -> anyhow::Result<Vec<jungletb_indexer::Material>> {
+    materials
+        .iter()
+        .map(|s| {
+            s.parse::<jungletb_indexer::Material>()
+                .with_context(|| format!("--material {s}"))
+        })
+        .collect()
+}
+
 /// Keeps the table files of `materials` (any colour order; all files if
 /// empty). Fails on an unknown material name.
 pub fn only_materials(
     files: Vec<std::path::PathBuf>,
     materials: &[String],
-) -> Result<Vec<std::path::PathBuf>, String> {
+) -> anyhow::Result<Vec<std::path::PathBuf>> {
     if materials.is_empty() {
         return Ok(files);
     }
-    let names = materials
+    let names: Vec<String> = parse_materials(materials)?
         .iter()
-        .map(|s| {
-            s.parse::<jungletb_indexer::Material>()
-                .map(|m| m.canonical().0.to_string())
-                .map_err(|e| e.to_string())
-        })
-        .collect::<Result<Vec<String>, String>>()?;
+        .map(|m| m.canonical().0.to_string())
+        .collect();
     Ok(files
         .into_iter()
         .filter(|p| {
@@ -134,15 +142,15 @@ pub fn write_line(args: std::fmt::Arguments) {
 }
 
 /// The error type of commands: a message for the user.
-pub type CmdResult = Result<std::process::ExitCode, String>;
+pub type CmdResult = anyhow::Result<std::process::ExitCode>;
 
 /// A worker pool of `threads` threads (default: all cores).
-pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         pool = pool.num_threads(t.max(1));
     }
-    pool.build().map_err(|e| e.to_string())
+    Ok(pool.build()?)
 }
 
 /// Formats a byte count.
@@ -221,29 +229,33 @@ pub fn materials_in(
     dir: &Path,
     rules: &Ruleset,
     materials: &[String],
-) -> Result<Vec<jungletb_indexer::Material>, String> {
+) -> anyhow::Result<Vec<jungletb_indexer::Material>> {
     if !dir.is_dir() {
-        return Err(format!(
-            "no tables of rule set '{}': '{}' is not a directory (make them with `jungletb generate --ruleset …`)",
+        return Err(anyhow!(
+            "no tables of rule set '{}': '{}' is not a directory (make them with `jungletb generate {}`)",
             rules.label(),
-            dir.display()
+            dir.display(),
+            match rules.matching_name() {
+                Some(n) => format!("--ruleset {n}"),
+                None => "--ruleset … --rule …".into(),
+            }
         ));
     }
-    let files = jungletb_tablebase::table_files(dir).map_err(|e| e.to_string())?;
+    let files = jungletb_tablebase::table_files(dir)?;
     let files = only_materials(files, materials)?;
     let mut out = Vec::new();
     for f in &files {
-        let h = Header::read(f).map_err(|e| e.to_string())?;
-        h.check_ruleset(rules, f).map_err(|e| e.to_string())?;
+        let h = Header::read(f)?;
+        h.check_ruleset(rules, f)?;
         out.push(h.material);
     }
     out.sort_by_key(|m| (m.piece_count(), m.to_string()));
     out.dedup();
     if out.is_empty() {
         return Err(if materials.is_empty() {
-            format!("no tables in '{}'", dir.display())
+            anyhow!("no tables in '{}'", dir.display())
         } else {
-            format!(
+            anyhow!(
                 "no table of {} in '{}'",
                 materials.join(", "),
                 dir.display()

@@ -14,6 +14,7 @@ macro_rules! outln {
     };
 }
 
+mod advice;
 mod cmd_compare;
 mod cmd_compress;
 mod cmd_generate;
@@ -93,7 +94,12 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("jungletb: error: {e}");
+            // The whole cause chain on one line ("a: b: c"), then what to
+            // do about it, if we know.
+            eprintln!("jungletb: error: {e:#}");
+            if let Some(hint) = e.chain().find_map(|c| advice::hint_for(c)) {
+                eprintln!("hint: {hint}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -66,11 +66,11 @@ fn probe_json_gives_value_distance_moves_and_line() {
     let (o, lines) = probe_json(&[], &["7/7/7/7/7/7/7/7/Er5 w", "7/7/7/7/7/l6/7/7/L6 w"]);
     assert!(o.status.success());
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["value"], "win");
+    assert_eq!(lines[0]["category"], "win");
     assert_eq!(lines[0]["plies"], 1);
     assert_eq!(lines[0]["best_moves"], serde_json::json!(["a1b1"]));
     assert_eq!(lines[0]["line"], serde_json::json!(["a1b1"]));
-    assert_eq!(lines[1]["value"], "loss");
+    assert_eq!(lines[1]["category"], "loss");
     let plies = lines[1]["plies"].as_u64().unwrap();
     assert_eq!(lines[1]["line"].as_array().unwrap().len() as u64, plies);
 }
@@ -122,7 +122,7 @@ fn batch_reports_errors_per_line_and_fails_overall() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 4);
-    assert_eq!(lines[0]["value"], "win");
+    assert_eq!(lines[0]["category"], "win");
     assert!(
         lines[1]["error"]
             .as_str()
@@ -131,7 +131,7 @@ fn batch_reports_errors_per_line_and_fails_overall() {
         "{}",
         lines[1]
     );
-    assert!(lines[2]["value"].is_string());
+    assert!(lines[2]["category"].is_string());
     // A piece on the enemy den is a finished game, not an error.
     assert_eq!(lines[3]["game_over"], "den", "{}", lines[3]);
 }
@@ -165,7 +165,7 @@ fn finished_games_are_answered_with_their_result_and_reason() {
     ] {
         let (o, lines) = probe_json(&[], &[pos]);
         assert!(o.status.success(), "{pos}: {:?}", text(&o));
-        assert_eq!(lines[0]["value"], value, "{pos}");
+        assert_eq!(lines[0]["category"], value, "{pos}");
         assert_eq!(lines[0]["plies"], plies, "{pos}");
         assert_eq!(lines[0]["game_over"], reason, "{pos}");
         let o = run(&["probe", "--tables", tables().to_str().unwrap(), pos]);
@@ -578,7 +578,7 @@ fn batch_answers_each_line_as_it_is_read_and_every_move_is_listed() {
             "oops" => assert_eq!(v["kind"], "notation"),
             "3E3/7/7/7/7/7/7/7/6r b" => {
                 assert_eq!(v["game_over"], "den");
-                assert_eq!(v["value"], "loss");
+                assert_eq!(v["category"], "loss");
                 assert_eq!(v["plies"], 0);
             }
             _ => {
@@ -586,8 +586,12 @@ fn batch_answers_each_line_as_it_is_read_and_every_move_is_listed() {
                 let moves = v["moves"].as_array().unwrap();
                 assert_eq!(moves.len(), 2, "{v}");
                 assert_eq!(moves[0]["move"], "g1f1");
-                assert_eq!(moves[0]["plies"], 5);
-                assert_eq!(moves[1]["value"], "draw");
+                // A move's category and plies are the position's after
+                // it, for the opponent: the mover wins in 5, so 4 plies
+                // after the move the opponent loses.
+                assert_eq!(moves[0]["category"], "loss");
+                assert_eq!(moves[0]["plies"], 4);
+                assert_eq!(moves[1]["category"], "draw");
             }
         }
     }

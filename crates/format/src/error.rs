@@ -1,19 +1,28 @@
 //! Typed errors for table files.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A table file is missing, unreadable or not a valid table for the request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// `Clone` (an I/O error is shared behind an [`Arc`]) so that a tablebase
+/// can keep the error of a table that failed to open and answer it again.
+#[derive(Debug, Clone)]
 pub enum TableError {
     /// The file does not exist.
     Missing(PathBuf),
-    /// An I/O error (message kept as text so errors can be cached and shared).
+    /// The directory asked for is not a directory.
+    NotADirectory(PathBuf),
+    /// Reading or writing the file failed ([`source`](std::error::Error::source)
+    /// is the operating system's error).
     Io {
         /// The file.
         path: PathBuf,
-        /// What the OS said.
-        message: String,
+        /// What was being done ("reading", "writing", "compressing").
+        doing: &'static str,
+        /// The operating system's error.
+        source: Arc<std::io::Error>,
     },
     /// The file does not start with the jungletb magic bytes.
     NotATable(PathBuf),
@@ -84,7 +93,8 @@ impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TableError::Missing(p) => write!(f, "{}: table file not found", p.display()),
-            TableError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            TableError::NotADirectory(p) => write!(f, "{}: not a directory", p.display()),
+            TableError::Io { path, doing, .. } => write!(f, "{}: {doing} failed", path.display()),
             TableError::NotATable(p) => {
                 write!(f, "{}: not a jungletb table (bad magic bytes)", p.display())
             }
@@ -131,10 +141,10 @@ impl fmt::Display for TableError {
             TableError::NeedsSearch(p) => write!(
                 f,
                 "{}: this compressed table leaves the values of positions decided by a \
-                 capture or an immediate win to a search at probe time, through a tablebase \
-                 (`jungletb probe`, `Tablebase`); reading it slot by slot (as a lone table, \
-                 or as a smaller table while generating) needs the plain table, or one \
-                 written by `jungletb compress --no-dont-cares`",
+                 capture or an immediate win to a search at probe time, through a \
+                 tablebase; read slot by slot (alone, or as a smaller table while \
+                 generating) it needs its plain table, or a compressed one without \
+                 don't-cares",
                 p.display()
             ),
             TableError::Corrupt { path, what } => {
@@ -144,20 +154,78 @@ impl fmt::Display for TableError {
     }
 }
 
-impl std::error::Error for TableError {}
-
-impl TableError {
-    /// The error for an I/O failure on `path`: [`TableError::Missing`] if
-    /// the file does not exist, else [`TableError::Io`].
-    pub fn from_io(path: &std::path::Path, e: std::io::Error) -> TableError {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            TableError::Missing(path.to_path_buf())
-        } else {
-            TableError::Io {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            }
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io { source, .. } => Some(&**source),
+            _ => None,
         }
     }
 }
 
+/// Equal when of the same kind about the same file (I/O errors: the same
+/// operation and error kind).
+impl PartialEq for TableError {
+    fn eq(&self, other: &TableError) -> bool {
+        use TableError::*;
+        match (self, other) {
+            (
+                Io {
+                    path: a,
+                    doing: x,
+                    source: e,
+                },
+                Io {
+                    path: b,
+                    doing: y,
+                    source: g,
+                },
+            ) => a == b && x == y && e.kind() == g.kind(),
+            (Missing(a), Missing(b))
+            | (NotADirectory(a), NotADirectory(b))
+            | (NotATable(a), NotATable(b))
+            | (NeedsSearch(a), NeedsSearch(b)) => a == b,
+            _ => format!("{self:?}") == format!("{other:?}"),
+        }
+    }
+}
+
+impl Eq for TableError {}
+
+impl TableError {
+    /// The error for an I/O failure on `path`: [`TableError::Missing`] if
+    /// the file does not exist, else [`TableError::Io`] (`doing` says what
+    /// was being done: "reading", "writing").
+    pub fn from_io(path: &Path, doing: &'static str, e: std::io::Error) -> TableError {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            TableError::Missing(path.to_path_buf())
+        } else {
+            TableError::io(path, doing, e)
+        }
+    }
+
+    /// [`TableError::Io`] for `path`, whatever the error's kind.
+    pub fn io(path: &Path, doing: &'static str, e: std::io::Error) -> TableError {
+        TableError::Io {
+            path: path.to_path_buf(),
+            doing,
+            source: Arc::new(e),
+        }
+    }
+
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        use TableError::*;
+        match self {
+            Missing(p) | NotADirectory(p) | NotATable(p) | NeedsSearch(p) => p,
+            Io { path, .. }
+            | Truncated { path, .. }
+            | UnsupportedVersion { path, .. }
+            | WrongRuleset { path, .. }
+            | WrongMaterial { path, .. }
+            | ChecksumMismatch { path, .. }
+            | Limit { path, .. }
+            | Corrupt { path, .. } => path,
+        }
+    }
+}

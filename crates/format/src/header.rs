@@ -279,7 +279,7 @@ impl Header {
     /// step of `verify` need, without reading the whole file.
     pub fn read(path: &Path) -> Result<Header, TableError> {
         use std::io::Read;
-        let io = |e| TableError::from_io(path, e);
+        let io = |e| TableError::from_io(path, "reading", e);
         let mut file = std::fs::File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         // Headers are a few hundred bytes (strings are bounded by u16/u8

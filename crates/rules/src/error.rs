@@ -54,15 +54,27 @@ pub enum RulesError {
     /// No named rule set has this name.
     UnknownRuleset(String),
     /// No option has this name.
-    UnknownOption(String),
+    UnknownOption {
+        /// The name given.
+        option: String,
+        /// The names of the options there are.
+        known: Vec<&'static str>,
+    },
     /// An option was given without `=value`.
-    MissingValue(String),
+    MissingValue {
+        /// The option.
+        option: String,
+        /// Its accepted values.
+        allowed: &'static str,
+    },
     /// The value is not valid for the option.
     BadOptionValue {
         /// The option.
         option: String,
         /// The rejected value.
         value: String,
+        /// Its accepted values.
+        allowed: &'static str,
     },
     /// Options that contradict each other.
     Conflict(String),
@@ -75,19 +87,20 @@ impl fmt::Display for RulesError {
                 f,
                 "unknown rule set '{n}' (known: standard, leiden, popular)"
             ),
-            RulesError::UnknownOption(o) => {
-                write!(f, "unknown rule option '{o}' (expected name=value)")
-            }
-            RulesError::MissingValue(o) => {
-                let allowed = crate::options::allowed_values(o).unwrap_or("see `jungletb rules`");
-                write!(
-                    f,
-                    "rule option '{o}' needs a value: {o}=VALUE, VALUE one of {allowed}"
-                )
-            }
-            RulesError::BadOptionValue { option, value } => {
-                let allowed =
-                    crate::options::allowed_values(option).unwrap_or("see `jungletb rules`");
+            RulesError::UnknownOption { option, known } => write!(
+                f,
+                "unknown rule option '{option}' (the options: {})",
+                known.join(", ")
+            ),
+            RulesError::MissingValue { option, allowed } => write!(
+                f,
+                "rule option '{option}' needs a value: {option}=VALUE, VALUE one of {allowed}"
+            ),
+            RulesError::BadOptionValue {
+                option,
+                value,
+                allowed,
+            } => {
                 write!(
                     f,
                     "invalid value '{value}' for rule option '{option}' (allowed: {allowed})"

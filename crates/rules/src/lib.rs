@@ -17,30 +17,30 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+mod bitboard;
 mod board;
 mod error;
 mod fingerprint;
+mod move_tables;
 mod movegen;
 mod notation;
 mod options;
 mod perft;
 mod piece;
 mod position;
-mod raw;
 mod ruleset;
-mod tables;
 mod unmove;
 mod value;
 
+pub use bitboard::{square_bit, RawMove, RawPosition, FILE_D};
 pub use board::{Board, Direction, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE};
 pub use error::{ParseError, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
+pub use move_tables::MoveTables;
 pub use movegen::{Move, MoveList};
 pub use options::{RuleOption, RULE_OPTIONS};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};
 pub use position::Position;
-pub use raw::{square_bit, RawPosition, FILE_D};
 pub use ruleset::{BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
-pub use tables::{MoveTables, RawMove};
 pub use value::{Value, Wdl};

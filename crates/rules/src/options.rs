@@ -4,12 +4,72 @@
 
 use crate::ruleset::{ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
 
-/// The allowed values of option `name` (as in [`RULE_OPTIONS`]).
-pub(crate) fn allowed_values(name: &str) -> Option<&'static str> {
+use crate::error::RulesError;
+
+/// The option called `name`.
+fn option(name: &str) -> Result<&'static RuleOption, RulesError> {
     RULE_OPTIONS
         .iter()
         .find(|o| o.name == name)
-        .map(|o| o.values)
+        .ok_or_else(|| RulesError::UnknownOption {
+            option: name.to_string(),
+            known: RULE_OPTIONS.iter().map(|o| o.name).collect(),
+        })
+}
+
+/// Ruleset as text: options by name, and the canonical string.
+impl Ruleset {
+    /// Sets one option from its name and textual value (`key=value` on the
+    /// command line).
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let option = option(key)?;
+        option
+            .set(self, value)
+            .ok_or_else(|| RulesError::BadOptionValue {
+                option: key.to_string(),
+                value: value.to_string(),
+                allowed: option.values,
+            })
+    }
+
+    /// Applies a `key=value` override.
+    pub fn apply_override(&mut self, kv: &str) -> Result<(), RulesError> {
+        let Some((k, v)) = kv.split_once('=') else {
+            let o = option(kv.trim())?;
+            return Err(RulesError::MissingValue {
+                option: o.name.to_string(),
+                allowed: o.values,
+            });
+        };
+        self.set_option(k.trim(), v.trim())
+    }
+
+    /// Every option as `(name, value)`, in canonical order.
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        RULE_OPTIONS.iter().map(|o| (o.name, o.get(self))).collect()
+    }
+
+    /// The canonical text of the option set: `name=value` pairs in a fixed
+    /// order, separated by `;`. Table files record it verbatim.
+    pub fn canonical_string(&self) -> String {
+        self.options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+
+    /// Parses a canonical string back into a rule set (used by table readers).
+    pub fn from_canonical_string(s: &str) -> Result<Ruleset, RulesError> {
+        let mut r = Ruleset::standard();
+        for kv in s.split(';') {
+            r.apply_override(kv)?;
+        }
+        if let Some(n) = r.matching_name() {
+            r.base = Ruleset::by_name(n)?.base;
+        }
+        Ok(r)
+    }
 }
 
 /// One rule option: its name, meaning and accepted values, and how to read

@@ -2,7 +2,6 @@
 
 use crate::board::{Board, Square};
 use crate::error::RulesError;
-use crate::options::RULE_OPTIONS;
 use crate::piece::{Animal, Color, Piece};
 use std::fmt;
 use std::sync::OnceLock;
@@ -210,48 +209,6 @@ impl Ruleset {
             .ok_or_else(|| RulesError::UnknownRuleset(name.to_string()))
     }
 
-    /// Sets one option from its name and textual value (`key=value` on the
-    /// command line).
-    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let option = RULE_OPTIONS
-            .iter()
-            .find(|o| o.name == key)
-            .ok_or_else(|| RulesError::UnknownOption(key.to_string()))?;
-        option
-            .set(self, value)
-            .ok_or_else(|| RulesError::BadOptionValue {
-                option: key.to_string(),
-                value: value.to_string(),
-            })
-    }
-
-    /// Applies a `key=value` override.
-    pub fn apply_override(&mut self, kv: &str) -> Result<(), RulesError> {
-        let Some((k, v)) = kv.split_once('=') else {
-            return Err(if RULE_OPTIONS.iter().any(|o| o.name == kv.trim()) {
-                RulesError::MissingValue(kv.trim().to_string())
-            } else {
-                RulesError::UnknownOption(kv.to_string())
-            });
-        };
-        self.set_option(k.trim(), v.trim())
-    }
-
-    /// Every option as `(name, value)`, in canonical order.
-    pub fn options(&self) -> Vec<(&'static str, String)> {
-        RULE_OPTIONS.iter().map(|o| (o.name, o.get(self))).collect()
-    }
-
-    /// The canonical text of the option set: `name=value` pairs in a fixed
-    /// order, separated by `;`. Table files record it verbatim.
-    pub fn canonical_string(&self) -> String {
-        self.options()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(";")
-    }
-
     /// The stable identifier: 64-bit FNV-1a of [`Ruleset::canonical_string`].
     /// The same options always give the same id.
     pub fn id(&self) -> u64 {
@@ -278,18 +235,6 @@ impl Ruleset {
             Some(n) => n.to_string(),
             None => format!("{}-custom-{:016x}", self.base.name(), self.id()),
         }
-    }
-
-    /// Parses a canonical string back into a rule set (used by table readers).
-    pub fn from_canonical_string(s: &str) -> Result<Ruleset, RulesError> {
-        let mut r = Ruleset::standard();
-        for kv in s.split(';') {
-            r.apply_override(kv)?;
-        }
-        if let Some(n) = r.matching_name() {
-            r.base = Ruleset::by_name(n)?.base;
-        }
-        Ok(r)
     }
 
     /// Checks that the options do not contradict each other.

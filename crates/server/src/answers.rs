@@ -8,9 +8,10 @@
 
 use jungletb_analysis::histogram::histogram;
 use jungletb_analysis::piece_map::{piece_map, MapError, MapSquare};
-use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Position, Square, Value};
+use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
+use jungletb_wire as wire;
 use serde_json::{json, Value as Json};
 
 /// `"w"` or `"b"`.
@@ -26,54 +27,20 @@ fn value_fields(v: Value) -> (&'static str, Option<u16>) {
     (v.wdl_name(), v.plies())
 }
 
-/// The winner of a decided position, if any.
-fn winner(pos: &Position, v: Value) -> Option<&'static str> {
-    let me = pos.side_to_move();
-    match v {
-        Value::Win(_) => Some(side_letter(me)),
-        Value::Loss(_) => Some(side_letter(me.opponent())),
-        Value::Draw => None,
-    }
-}
-
 /// `GET /api/{ruleset}?position=P`: the position's value and every legal
-/// move with the value after it, best first for the mover.
+/// move with the value after it, best first for the mover
+/// ([`wire::PositionAnswer`]).
 pub fn position(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
     let e = tb.evaluate(pos)?;
     let probes = 1 + e.moves.len() as u64;
-    let (category, plies) = value_fields(e.value);
-    let board = tb.rules().board();
-    let moves: Vec<Json> = e
-        .moves
-        .iter()
-        .map(|r| {
-            let (category, plies) = value_fields(r.value_after());
-            json!({
-                "move": r.mv.to_string(),
-                "category": category,
-                "plies": plies,
-                "capture": r.mv.captured.is_some(),
-                "den": board.is_den(r.mv.to),
-            })
-        })
-        .collect();
-    Ok((
-        json!({
-            "position": e.position.to_string(),
-            "side_to_move": side_letter(e.position.side_to_move()),
-            "category": category,
-            "plies": plies,
-            "game_over": e.game_over.map(|g| g.name()),
-            "winner": e.game_over.and_then(|_| winner(&e.position, e.value)),
-            "moves": moves,
-        }),
-        probes,
-    ))
+    let answer = wire::position_answer(tb.rules(), &e);
+    Ok((serde_json::to_value(answer).expect("serialisable"), probes))
 }
 
 /// `GET /api/{ruleset}/mainline?position=P`: the optimal line to the end
 /// (empty for a draw or a finished game), each step with the position and
-/// its value after the move. (The probe count reported is one per step.)
+/// its value after the move ([`wire::MainlineAnswer`]). (The probe count
+/// reported is one per step.)
 pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
     let e: Evaluation = tb.evaluate_value(pos)?;
     let line = if e.game_over.is_some() {
@@ -83,29 +50,9 @@ pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
     };
     // Along an optimal line the values follow from the first one (`line`
     // has checked that the line is as long as the table says).
-    let (mut cur, mut value) = (*pos, e.value);
-    let mut steps = Vec::with_capacity(line.len());
-    for mv in &line {
-        let next = cur.play(mv);
-        value = value.to_child();
-        let (category, plies) = value_fields(value);
-        steps.push(json!({
-            "move": mv.to_string(),
-            "position": next.to_string(),
-            "category": category,
-            "plies": plies,
-        }));
-        cur = next;
-    }
-    let (category, plies) = value_fields(e.value);
+    let answer = wire::MainlineAnswer::new(&e.position, e.value, &line);
     Ok((
-        json!({
-            "position": e.position.to_string(),
-            "category": category,
-            "plies": plies,
-            "mainline": steps,
-            "winner": winner(&e.position, e.value),
-        }),
+        serde_json::to_value(answer).expect("serialisable"),
         1 + line.len() as u64,
     ))
 }

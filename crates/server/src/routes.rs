@@ -14,9 +14,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use jungletb_analysis::piece_map::MapError;
-use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Square};
+use jungletb_tablebase::{ProbeError, TableError, Tablebase};
+use jungletb_wire::{ErrorAnswer, ErrorKind};
 use serde_json::{json, Value as Json};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -52,12 +53,12 @@ pub fn router(state: Shared) -> Router {
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    kind: &'static str,
+    kind: ErrorKind,
     message: String,
 }
 
 impl ApiError {
-    fn bad(kind: &'static str, message: impl Into<String>) -> ApiError {
+    fn bad(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
             status: StatusCode::BAD_REQUEST,
             kind,
@@ -65,7 +66,7 @@ impl ApiError {
         }
     }
 
-    fn not_found(kind: &'static str, message: impl Into<String>) -> ApiError {
+    fn not_found(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
             status: StatusCode::NOT_FOUND,
             kind,
@@ -78,23 +79,23 @@ impl ApiError {
     /// everything it needs).
     fn from_probe(e: ProbeError, generate_args: &str, material: Option<Material>) -> ApiError {
         match &e {
-            ProbeError::Position(_) => ApiError::bad("impossible_position", e.to_string()),
-            ProbeError::Rules(_) => ApiError::bad("rules", e.to_string()),
-            ProbeError::GameOver(_) => ApiError::bad("game_over", e.to_string()),
-            ProbeError::NoTables(_) => ApiError::not_found("no_tables", e.to_string()),
+            ProbeError::Position(_) => ApiError::bad(ErrorKind::ImpossiblePosition, e.to_string()),
+            ProbeError::Rules(_) => ApiError::bad(ErrorKind::Rules, e.to_string()),
+            ProbeError::GameOver(_) => ApiError::bad(ErrorKind::GameOver, e.to_string()),
+            ProbeError::NoTables { .. } => ApiError::not_found(ErrorKind::NoTables, e.to_string()),
             ProbeError::Table(TableError::Missing(_)) => {
                 let material = material
                     .map(|m| format!(" --material {m}"))
                     .unwrap_or_default();
                 ApiError::not_found(
-                    "missing_table",
+                    ErrorKind::MissingTable,
                     format!("{e}; generate it with: jungletb generate {generate_args}{material}"),
                 )
             }
             // A damaged table is the server's problem, not the request's.
             ProbeError::Table(_) => ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                kind: "bad_table",
+                kind: ErrorKind::BadTable,
                 message: e.to_string(),
             },
         }
@@ -103,9 +104,14 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let body = ErrorAnswer {
+            input: None,
+            error: self.message,
+            kind: self.kind,
+        };
         json_response(
             self.status,
-            json!({"error": self.message, "kind": self.kind}).to_string(),
+            serde_json::to_string(&body).expect("serialisable"),
         )
     }
 }
@@ -129,7 +135,7 @@ fn query_param(query: &Option<String>, key: &str) -> Result<Option<String>, ApiE
     let Some(q) = query else { return Ok(None) };
     if q.len() > MAX_QUERY {
         return Err(ApiError::bad(
-            "query_too_long",
+            ErrorKind::QueryTooLong,
             format!("query string of {} bytes (at most {MAX_QUERY})", q.len()),
         ));
     }
@@ -138,17 +144,22 @@ fn query_param(query: &Option<String>, key: &str) -> Result<Option<String>, ApiE
         .map(|(_, v)| v.into_owned()))
 }
 
-/// The `position` parameter, parsed (`_` may stand for spaces).
+/// The `position` parameter (or `fen`, its name in lichess's API),
+/// parsed (`_` may stand for spaces).
 fn position_param(query: &Option<String>) -> Result<Position, ApiError> {
-    let text = query_param(query, "position")?.ok_or_else(|| {
+    let given = match query_param(query, "position")? {
+        Some(p) => Some(p),
+        None => query_param(query, "fen")?,
+    };
+    let text = given.ok_or_else(|| {
         ApiError::bad(
-            "missing_position",
+            ErrorKind::MissingPosition,
             "missing ?position=… (e.g. ?position=7/7/7/7/7/7/7/7/E5r_w)",
         )
     })?;
     text.replace('_', " ")
         .parse()
-        .map_err(|e| ApiError::bad("notation", format!("{e}")))
+        .map_err(|e| ApiError::bad(ErrorKind::Notation, format!("{e}")))
 }
 
 /// The rule set named in the path, and its tables.
@@ -156,11 +167,11 @@ fn served(
     state: &AppState,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<(&Served, Arc<Tablebase>), ApiError> {
-    let Path(label) = path.map_err(|e| ApiError::bad("path", e.body_text()))?;
+    let Path(label) = path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text()))?;
     let served = state.served(&label).ok_or_else(|| {
         let known: Vec<&str> = state.rulesets.iter().map(|s| s.label.as_str()).collect();
         ApiError::not_found(
-            "unknown_ruleset",
+            ErrorKind::UnknownRuleset,
             format!(
                 "this server has no rule set '{}' (it serves: {})",
                 label.chars().take(64).collect::<String>(),
@@ -170,7 +181,7 @@ fn served(
     })?;
     match &served.tables {
         Ok(tb) => Ok((served, Arc::clone(tb))),
-        Err(why) => Err(ApiError::not_found("no_tables", why.clone())),
+        Err(why) => Err(ApiError::not_found(ErrorKind::NoTables, why.clone())),
     }
 }
 
@@ -197,7 +208,7 @@ async fn cached_or_compute(
         state.metrics.overloaded.fetch_add(1, Ordering::Relaxed);
         return ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
-            kind: "overloaded",
+            kind: ErrorKind::Overloaded,
             message: "too many requests waiting for the tables; try again".into(),
         }
         .into_response();
@@ -205,7 +216,7 @@ async fn cached_or_compute(
     let Ok(worker) = Arc::clone(&state.workers).acquire_owned().await else {
         return ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
-            kind: "shutting_down",
+            kind: ErrorKind::ShuttingDown,
             message: "the server is shutting down".into(),
         }
         .into_response();
@@ -233,7 +244,7 @@ async fn cached_or_compute(
         Ok(Err(e)) => e.into_response(),
         Err(join) => ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
-            kind: "internal",
+            kind: ErrorKind::Internal,
             message: format!("the probe failed: {join}"),
         }
         .into_response(),
@@ -295,16 +306,20 @@ async fn map(
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
     let pos = tri!(position_param(&query));
-    let square = tri!(tri!(query_param(&query, "square"))
-        .ok_or_else(|| ApiError::bad("missing_square", "missing &square=… (e.g. &square=a1)")));
+    let square = tri!(
+        tri!(query_param(&query, "square")).ok_or_else(|| ApiError::bad(
+            ErrorKind::MissingSquare,
+            "missing &square=… (e.g. &square=a1)"
+        ))
+    );
     let from: Square = tri!(square
         .parse()
-        .map_err(|e: String| ApiError::bad("square", e)));
+        .map_err(|e: String| ApiError::bad(ErrorKind::Square, e)));
     let key = format!("map|{}|{pos}|{from}", served.label);
     let generate_args = served.generate_args.clone();
     cached_or_compute(Arc::clone(&state), key, move || {
         answers::map(&tb, &pos, from).map_err(|e| match e {
-            MapError::NoPiece(_) => ApiError::bad("no_piece", e.to_string()),
+            MapError::NoPiece(_) => ApiError::bad(ErrorKind::NoPiece, e.to_string()),
             MapError::Probe(e) => {
                 ApiError::from_probe(e, &generate_args, Material::of_position(&pos))
             }
@@ -317,11 +332,16 @@ async fn stats(
     State(state): State<Shared>,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
-    let Path((label, material)) = tri!(path.map_err(|e| ApiError::bad("path", e.body_text())));
+    let Path((label, material)) =
+        tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
     let (served, tb) = tri!(served(&state, Ok(Path(label))));
-    let m: Material = tri!(material
-        .parse()
-        .map_err(|e: jungletb_indexer::IndexError| ApiError::bad("material", e.to_string())));
+    let m: Material =
+        tri!(material
+            .parse()
+            .map_err(|e: jungletb_indexer::IndexError| ApiError::bad(
+                ErrorKind::Material,
+                e.to_string()
+            )));
     let key = format!("stats|{}|{}", served.label, m.canonical().0);
     let generate_args = served.generate_args.clone();
     cached_or_compute(Arc::clone(&state), key, move || {
@@ -331,9 +351,9 @@ async fn stats(
 }
 
 async fn board(State(state): State<Shared>, path: Result<Path<String>, PathRejection>) -> Response {
-    let Path(label) = tri!(path.map_err(|e| ApiError::bad("path", e.body_text())));
+    let Path(label) = tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
     let served = tri!(state.served(&label).ok_or_else(|| ApiError::not_found(
-        "unknown_ruleset",
+        ErrorKind::UnknownRuleset,
         "this server has no such rule set (see /api/rulesets)"
     )));
     json_response(StatusCode::OK, answers::board(&served.rules).to_string())
@@ -370,7 +390,7 @@ async fn metrics(State(state): State<Shared>) -> Response {
 
 async fn not_found() -> Response {
     ApiError::not_found(
-        "no_route",
+        ErrorKind::NoRoute,
         "no such page; the API is at /api/{ruleset}?position=…, the board at /",
     )
     .into_response()

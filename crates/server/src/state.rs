@@ -3,8 +3,8 @@
 
 use crate::cache::ResponseCache;
 use crate::metrics::Metrics;
-use jungletb_tablebase::Tablebase;
 use jungletb_rules::Ruleset;
+use jungletb_tablebase::Tablebase;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 

@@ -4,11 +4,11 @@
 //! [`jungletb_format::encoding`] once decided, or "undecided + floor" (see
 //! [`UNDECIDED`]). The low 8 bits hold the weighted count of successors
 //! inside the material not yet known to be wins for the opponent (see
-//! `weight` in `solve.rs`). One word touches one cache line per predecessor
+//! [`weight`]). One word touches one cache line per predecessor
 //! update instead of two.
 
 use jungletb_format::encoding;
-use jungletb_rules::Value;
+use jungletb_rules::{RawPosition, Value};
 
 /// Working values from here up mean "not decided yet" (a draw if it never
 /// is); the offset above it is the position's floor: 1 + the longest win
@@ -77,5 +77,22 @@ mod tests {
             }
         }
         assert!(improving > 10_000);
+    }
+}
+
+/// The counting weight of a position: the size of its symmetry class up to
+/// a common factor (1 if it is its own mirror image, else 2).
+///
+/// Counters are not deduplicated by successor, so a move into a class and
+/// the un-moves out of it must balance: a position P counts each quiet move
+/// `weight(P)` times, and a decided successor C decrements once per un-move
+/// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
+/// because moves commute with the symmetries.
+#[inline]
+pub(crate) fn weight(pos: &RawPosition) -> u8 {
+    if pos.is_mirror_symmetric() {
+        1
+    } else {
+        2
     }
 }

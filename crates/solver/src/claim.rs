@@ -36,7 +36,7 @@ impl Claim {
         on_wait: impl FnOnce(),
     ) -> Result<Claim, SolveError> {
         let locks = dir.join(".locks");
-        let io = |p: &Path, e: std::io::Error| SolveError::Io(format!("{}: {e}", p.display()));
+        let io = |p: &Path, e: std::io::Error| SolveError::io(p, "claiming the material", e);
         std::fs::create_dir_all(&locks).map_err(|e| io(&locks, e))?;
         let path = locks.join(format!("{material}.lock"));
         let file = OpenOptions::new()
@@ -68,7 +68,7 @@ impl Claim {
     /// Removes what an interrupted owner of this claim left behind; returns
     /// the paths removed.
     pub(crate) fn remove_leftovers(&self) -> Result<Vec<PathBuf>, SolveError> {
-        let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", self.dir.display()));
+        let io = |e: std::io::Error| SolveError::io(&self.dir, "removing leftovers", e);
         let work = self.work_prefix();
         let tmp = format!(".{}.", self.material);
         let mut removed = Vec::new();

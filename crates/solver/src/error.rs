@@ -1,31 +1,147 @@
 //! Errors of the solver.
 
+use jungletb_indexer::{IndexError, Material};
+use jungletb_rules::RulesError;
 use jungletb_tablebase::{ProbeError, TableError};
 use std::fmt;
+use std::path::PathBuf;
 
-/// Generation failed.
+/// Generation, compression or verification failed.
 #[derive(Debug)]
 pub enum SolveError {
-    /// Reading or writing a file failed.
-    Io(String),
+    /// Reading, writing or allocating failed
+    /// ([`source`](std::error::Error::source) is the operating system's error).
+    Io {
+        /// The file or directory (empty for anonymous memory).
+        path: PathBuf,
+        /// What was being done.
+        doing: &'static str,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
     /// A sub-table is missing or invalid, or a table could not be written.
     Table(TableError),
     /// A sub-table probe failed.
     Probe(ProbeError),
-    /// The material or rule set is not valid.
-    Invalid(String),
-    /// A distance outgrew what the table format can store.
-    DistanceOverflow(String),
+    /// The rule set cannot be solved under.
+    Rules(RulesError),
+    /// A material has no index under the rule set.
+    Index(IndexError),
+    /// A memory budget below what the solve of `material` needs to make
+    /// progress (its frontier bitmaps and buffers).
+    MemoryTooSmall {
+        /// The budget given, in bytes.
+        budget: u64,
+        /// The material that needs more.
+        material: Material,
+        /// The least it needs, in bytes.
+        need: u64,
+    },
+    /// A request found no table file to work on.
+    NoTables {
+        /// The directory searched.
+        dir: PathBuf,
+        /// The materials asked for (empty: any).
+        materials: Vec<Material>,
+    },
+    /// A table just written does not answer as its source; it was moved
+    /// aside.
+    Disagrees {
+        /// The table written.
+        path: PathBuf,
+        /// Where it is now.
+        moved_to: PathBuf,
+        /// The first difference found.
+        source: ProbeError,
+    },
+    /// A table file is not named after the material it holds.
+    WrongName {
+        /// The file.
+        path: PathBuf,
+        /// The name it must have.
+        expected: String,
+    },
+    /// The worker threads could not be started.
+    ThreadPool(rayon::ThreadPoolBuildError),
+    /// A distance outgrew what the working cells can hold.
+    DistanceOverflow {
+        /// The material being solved.
+        material: Material,
+        /// The most plies a working cell holds.
+        limit: u16,
+        /// The distance came from a smaller table (read through a capture).
+        in_subtable: bool,
+    },
+}
+
+impl SolveError {
+    /// [`SolveError::Io`] for `path`.
+    pub(crate) fn io(path: impl Into<PathBuf>, doing: &'static str, e: std::io::Error) -> Self {
+        SolveError::Io {
+            path: path.into(),
+            doing,
+            source: e,
+        }
+    }
 }
 
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::Io(m) => write!(f, "I/O error: {m}"),
+            SolveError::Io { path, doing, .. } if path.as_os_str().is_empty() => {
+                write!(f, "{doing} failed")
+            }
+            SolveError::Io { path, doing, .. } => write!(f, "{}: {doing} failed", path.display()),
             SolveError::Table(e) => write!(f, "{e}"),
             SolveError::Probe(e) => write!(f, "{e}"),
-            SolveError::Invalid(m) => f.write_str(m),
-            SolveError::DistanceOverflow(m) => write!(f, "distance overflow: {m}"),
+            SolveError::Rules(e) => write!(f, "{e}"),
+            SolveError::Index(e) => write!(f, "{e}"),
+            SolveError::MemoryTooSmall {
+                budget,
+                material,
+                need,
+            } => write!(
+                f,
+                "a memory budget of {budget} bytes is too small to make progress: {material} \
+                 needs at least {need} bytes in memory (its frontier bitmaps and buffers; \
+                 everything else can live in files)"
+            ),
+            SolveError::NoTables { dir, materials } if materials.is_empty() => {
+                write!(f, "no table files in '{}'", dir.display())
+            }
+            SolveError::NoTables { dir, materials } => write!(
+                f,
+                "no table for {} in '{}'",
+                materials
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                dir.display()
+            ),
+            SolveError::Disagrees { path, moved_to, .. } => write!(
+                f,
+                "{}: does not answer as its source (moved to {})",
+                path.display(),
+                moved_to.display()
+            ),
+            SolveError::WrongName { path, expected } => write!(
+                f,
+                "{}: holds another material, so it must be named {expected}",
+                path.display()
+            ),
+            SolveError::ThreadPool(_) => f.write_str("starting the worker threads failed"),
+            SolveError::DistanceOverflow {
+                material,
+                limit,
+                in_subtable,
+            } => {
+                write!(
+                f,
+                "{material}: {} distances beyond {limit} plies, more than the working cells hold",
+                if *in_subtable { "a smaller table holds" } else { "the solve reached" }
+            )
+            }
         }
     }
 }
@@ -33,9 +149,17 @@ impl fmt::Display for SolveError {
 impl std::error::Error for SolveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SolveError::Table(e) => Some(e),
-            SolveError::Probe(e) => Some(e),
-            _ => None,
+            SolveError::Io { source, .. } => Some(source),
+            SolveError::Table(e) => e.source(),
+            SolveError::Probe(e) => e.source(),
+            SolveError::Rules(e) => e.source(),
+            SolveError::Index(e) => e.source(),
+            SolveError::ThreadPool(e) => Some(e),
+            SolveError::Disagrees { source, .. } => Some(source),
+            SolveError::MemoryTooSmall { .. }
+            | SolveError::DistanceOverflow { .. }
+            | SolveError::NoTables { .. }
+            | SolveError::WrongName { .. } => None,
         }
     }
 }
@@ -49,5 +173,17 @@ impl From<TableError> for SolveError {
 impl From<ProbeError> for SolveError {
     fn from(e: ProbeError) -> Self {
         SolveError::Probe(e)
+    }
+}
+
+impl From<IndexError> for SolveError {
+    fn from(e: IndexError) -> Self {
+        SolveError::Index(e)
+    }
+}
+
+impl From<RulesError> for SolveError {
+    fn from(e: RulesError) -> Self {
+        SolveError::Rules(e)
     }
 }

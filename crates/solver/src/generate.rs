@@ -2,12 +2,13 @@
 
 use crate::claim::Claim;
 use crate::error::SolveError;
+use crate::files::move_aside;
 use crate::solve::minimum_memory;
 use crate::solve::solve_material;
-use jungletb_tablebase::{table_dir, table_path, write_table, Table, Tablebase};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
-use std::path::{Path, PathBuf};
+use jungletb_tablebase::{table_dir, table_path, write_table, Table, Tablebase};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// What to generate.
@@ -110,11 +111,9 @@ pub fn generate_with(
 ) -> Result<GenerateReport, SolveError> {
     let start = Instant::now();
     let rules = &opts.rules;
-    rules
-        .check_supported()
-        .map_err(|e| SolveError::Invalid(e.to_string()))?;
+    rules.check_supported()?;
     let dir = table_dir(&opts.root, rules);
-    std::fs::create_dir_all(&dir).map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(&dir).map_err(|e| SolveError::io(&dir, "creating the directory", e))?;
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| rules.animal_allowed(a))
     } else {
@@ -128,7 +127,7 @@ pub fn generate_with(
         .map(|m| m.canonical().0)
         .chain(list.iter().copied())
     {
-        let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        let index = PositionIndex::new(m, rules)?;
         if largest.is_none_or(|(_, size)| index.size() > size) {
             largest = Some((m, index.size()));
         }
@@ -136,9 +135,11 @@ pub fn generate_with(
     if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
         let need = minimum_memory(size);
         if mem < need {
-            return Err(SolveError::Invalid(format!(
-                "--mem {mem} bytes is too small to make progress: {m} needs at least {need} bytes in memory (its frontier bitmaps and buffers; everything else can live in files)"
-            )));
+            return Err(SolveError::MemoryTooSmall {
+                budget: mem,
+                material: m,
+                need,
+            });
         }
     }
 
@@ -178,9 +179,7 @@ pub fn generate_with(
                     continue;
                 }
                 Err(e) => {
-                    let aside = aside_name(&path);
-                    std::fs::rename(&path, &aside)
-                        .map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
+                    let aside = move_aside(&path)?;
                     say(format!(
                         "warning: {e}; moved to {} and solving again",
                         aside.display()
@@ -199,9 +198,9 @@ pub fn generate_with(
         let work = tempfile::Builder::new()
             .prefix(&claim.work_prefix())
             .tempdir_in(&dir)
-            .map_err(|e| SolveError::Io(format!("{}: {e}", dir.display())))?;
+            .map_err(|e| SolveError::io(&dir, "creating a working directory", e))?;
         let budget = opts.mem.unwrap_or(u64::MAX);
-        let index = PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+        let index = PositionIndex::new(m, rules)?;
         on_event(GenerateEvent::Solving {
             material: m,
             slots: index.size(),
@@ -246,12 +245,4 @@ fn kept(m: Material, t: &Table) -> MaterialReport {
         propagate: Duration::ZERO,
         levels: 0,
     }
-}
-
-/// A free name beside `path` for an invalid table: `ELvR.jtb.invalid-N`.
-fn aside_name(path: &Path) -> PathBuf {
-    (1..)
-        .map(|k| PathBuf::from(format!("{}.invalid-{k}", path.display())))
-        .find(|p| !p.exists())
-        .expect("some free name")
 }

@@ -8,6 +8,10 @@
 //! - [`generate`] solves every material of a request in dependency order and
 //!   writes the table files, keeping complete valid tables. Many generators
 //!   may share one directory: each material is claimed while it is solved.
+//! - [`compress`] writes the compressed form of a directory's tables, each
+//!   checked against its source; [`verify`] checks every file of a
+//!   directory. Both share generate's policy: claims, leftovers removed,
+//!   an invalid table moved aside as `<name>.invalid-N`, never deleted.
 //! - [`Plan`] lists what is left to generate with cost estimates, and
 //!   [`slurm`] turns a plan into job arrays for a Slurm cluster.
 //!
@@ -33,7 +37,10 @@
 
 mod cell;
 mod claim;
+mod compress;
+mod context;
 mod error;
+mod files;
 mod frontier;
 mod generate;
 mod plan;
@@ -44,8 +51,10 @@ mod solve;
 mod subtables;
 mod sweep;
 mod verify;
+mod verify_files;
 mod work;
 
+pub use compress::{compress, CompressEvent, CompressOptions, CompressReport, CompressedTable};
 pub use error::SolveError;
 pub use generate::{
     generate, generate_with, GenerateEvent, GenerateOptions, GenerateReport, MaterialReport,
@@ -54,3 +63,4 @@ pub use plan::{Calibration, Plan, PlanEntry};
 pub use solve::{in_memory_bytes, minimum_memory, solve_material, SolveStats, SolvedValues};
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, VerifyReport};
+pub use verify_files::{verify, FileVerdict, Outcome, VerifyOptions};

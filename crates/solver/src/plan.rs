@@ -15,9 +15,9 @@
 use crate::error::SolveError;
 use crate::generate::{generate, GenerateOptions};
 use crate::solve::in_memory_bytes;
-use jungletb_tablebase::{table_dir, table_path, Header};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
+use jungletb_tablebase::{table_dir, table_path, Header};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -38,7 +38,7 @@ impl Default for Calibration {
             ns_per_slot: 260.0,
             source: "built-in: 5-piece material TPRvEL (295 M slots) solved in 38 s \
                      with 2 threads on a 2-core AMD EPYC VM, 2026-11-30; \
-                     `jungletb plan --calibrate` measures this machine"
+                     a calibration run measures this machine"
                 .into(),
         }
     }
@@ -51,7 +51,9 @@ impl Calibration {
     pub fn measure(threads: usize) -> Result<Calibration, SolveError> {
         let rules = Ruleset::standard();
         let m: Material = "ELvTR".parse().expect("a valid material");
-        let tmp = tempfile::tempdir().map_err(|e| SolveError::Io(e.to_string()))?;
+        let tmp = tempfile::tempdir().map_err(|e| {
+            SolveError::io(std::env::temp_dir(), "creating a temporary directory", e)
+        })?;
         let opts = |materials: Vec<Material>| GenerateOptions {
             root: tmp.path().to_path_buf(),
             rules: rules.clone(),
@@ -62,14 +64,12 @@ impl Calibration {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
-            .map_err(|e| SolveError::Invalid(format!("thread pool: {e}")))?;
+            .map_err(SolveError::ThreadPool)?;
         pool.install(|| generate(&opts(m.sub_materials())))?;
         let start = Instant::now();
         pool.install(|| generate(&opts(vec![m])))?;
         let seconds = start.elapsed().as_secs_f64();
-        let slots = PositionIndex::new(m, &rules)
-            .map_err(|e| SolveError::Invalid(e.to_string()))?
-            .size();
+        let slots = PositionIndex::new(m, &rules)?.size();
         Ok(Calibration {
             ns_per_slot: seconds * 1e9 * threads as f64 / slots as f64,
             source: format!("measured on this machine: {m} with {threads} thread(s)"),
@@ -144,8 +144,7 @@ impl Plan {
         let mut entries = Vec::new();
         let mut present = 0;
         for m in list {
-            let index =
-                PositionIndex::new(m, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+            let index = PositionIndex::new(m, rules)?;
             let path = table_path(&dir, m);
             let reason = if !path.exists() {
                 "missing".to_string()
@@ -161,9 +160,7 @@ impl Plan {
             let depends_on = m.sub_materials();
             let mut sub_bytes = 0u64;
             for &s in &depends_on {
-                sub_bytes += PositionIndex::new(s, rules)
-                    .map_err(|e| SolveError::Invalid(e.to_string()))?
-                    .size();
+                sub_bytes += PositionIndex::new(s, rules)?.size();
             }
             entries.push(PlanEntry {
                 material: m,

@@ -14,9 +14,11 @@
 //! Updates commute within a level (that is what lets threads share one), so
 //! delaying them changes nothing but the order of memory accesses.
 
-use crate::cell::{improves_to_win, is_undecided, loss, value_of, win, with_value, UNDECIDED};
+use crate::cell::{
+    improves_to_win, is_undecided, loss, value_of, weight, win, with_value, UNDECIDED,
+};
+use crate::context::Ctx;
 use crate::frontier::Frontier;
-use crate::solve::{weight, Ctx};
 use jungletb_format::encoding;
 use jungletb_indexer::{Neighbours, PositionIndex};
 use jungletb_rules::Value;

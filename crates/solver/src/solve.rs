@@ -4,7 +4,8 @@
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
-use crate::cell::{cell, is_undecided, loss, value_of, win, MAX_WORK_PLIES, UNDECIDED};
+use crate::cell::{cell, is_undecided, loss, value_of, weight, win, MAX_WORK_PLIES, UNDECIDED};
+use crate::context::Ctx;
 use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::propagate::{propagate_slots, LevelOutcome};
@@ -12,13 +13,13 @@ use crate::schedule::Schedule;
 use crate::subtables::SubTables;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
-use jungletb_tablebase::Tablebase;
 use jungletb_indexer::{Material, PositionIndex};
-use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
+use jungletb_rules::{MoveTables, NoMoveRule, Ruleset, Value};
+use jungletb_tablebase::Tablebase;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// Index slots the forward sweep hands to a thread at a time.
@@ -39,17 +40,6 @@ pub struct SolveStats {
     pub propagate: Duration,
 }
 
-/// Everything the passes share.
-pub(crate) struct Ctx<'a> {
-    pub(crate) rules: &'a Ruleset,
-    pub(crate) tables: MoveTables,
-    pub(crate) index: &'a PositionIndex,
-    /// The tables captures lead into.
-    pub(crate) subs: SubTables,
-    /// The working cells (see `cell.rs`).
-    pub(crate) cells: &'a [AtomicU32],
-}
-
 /// Solves canonical `material` under `rules`, reading its sub-materials from
 /// `subtables`, with working files under `work_dir`. Returns the raw values
 /// (see [`jungletb_format::encoding`]) for every slot of the material's index.
@@ -68,8 +58,7 @@ pub fn solve_material(
     mem_budget: u64,
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(SolvedValues, SolveStats), SolveError> {
-    let index =
-        PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+    let index = PositionIndex::new(material, rules)?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
     let in_memory = in_memory_bytes(n as u64) <= mem_budget;
@@ -153,9 +142,11 @@ pub fn solve_material(
             continue;
         }
         if d >= MAX_WORK_PLIES - 1 {
-            return Err(SolveError::DistanceOverflow(format!(
-                "{material}: distances beyond {MAX_WORK_PLIES} plies"
-            )));
+            return Err(SolveError::DistanceOverflow {
+                material,
+                limit: MAX_WORK_PLIES,
+                in_subtable: false,
+            });
         }
         stats.levels = d;
         let outcomes = schedule.run(|slots, shared, out: &mut LevelOutcome| {
@@ -294,9 +285,11 @@ fn sweep_chunk(
             continue;
         }
         if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_WORK_PLIES {
-            return Err(SolveError::DistanceOverflow(format!(
-                "a smaller table holds distances beyond {MAX_WORK_PLIES} plies"
-            )));
+            return Err(SolveError::DistanceOverflow {
+                material: ctx.index.material(),
+                limit: MAX_WORK_PLIES,
+                in_subtable: true,
+            });
         }
         // Every position stores its true count, so decrements never underflow.
         let count = (inside * weight(&pos) as usize + outside_draw as usize) as u8;
@@ -317,21 +310,4 @@ fn sweep_chunk(
         ctx.cells[i].store(cell(value, count), Relaxed);
     }
     Ok(seeds)
-}
-
-/// The counting weight of a position: the size of its symmetry class up to
-/// a common factor (1 if it is its own mirror image, else 2).
-///
-/// Counters are not deduplicated by successor, so a move into a class and
-/// the un-moves out of it must balance: a position P counts each quiet move
-/// `weight(P)` times, and a decided successor C decrements once per un-move
-/// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
-/// because moves commute with the symmetries.
-#[inline]
-pub(crate) fn weight(pos: &RawPosition) -> u8 {
-    if pos.is_mirror_symmetric() {
-        1
-    } else {
-        2
-    }
 }

@@ -1,9 +1,9 @@
 //! The smaller tables a material's captures lead into.
 
 use crate::error::SolveError;
-use jungletb_tablebase::{Table, TableError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{RawMove, RawPosition, Value};
+use jungletb_tablebase::{Table, TableError, Tablebase};
 use std::sync::Arc;
 
 /// For each piece a capture can take, the table of the material left and

@@ -2,9 +2,9 @@
 
 use crate::error::SolveError;
 use crate::subtables::SubTables;
-use jungletb_tablebase::Tablebase;
 use jungletb_indexer::{Material, Neighbours, PositionIndex};
 use jungletb_rules::{MoveTables, Ruleset};
+use jungletb_tablebase::Tablebase;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -33,8 +33,7 @@ pub fn forward_sweep(
     subtables: &Tablebase,
 ) -> Result<SweepStats, SolveError> {
     let start = Instant::now();
-    let index =
-        PositionIndex::new(material, rules).map_err(|e| SolveError::Invalid(e.to_string()))?;
+    let index = PositionIndex::new(material, rules)?;
     let subs = SubTables::open(material, subtables)?;
     let tables = MoveTables::new(rules);
     let n = index.size();

@@ -1,9 +1,9 @@
 //! Forward consistency: every stored value agrees with its successors'.
 
 use crate::error::SolveError;
-use jungletb_tablebase::{Table, TableError, Tablebase};
 use jungletb_indexer::Material;
 use jungletb_rules::{MoveTables, NoMoveRule, RawMove, RawPosition, Value};
+use jungletb_tablebase::{Table, TableError, Tablebase};
 use rayon::prelude::*;
 use std::sync::Arc;
 

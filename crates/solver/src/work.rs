@@ -23,7 +23,7 @@ impl WorkArray {
     /// An array in anonymous memory.
     pub(crate) fn anonymous(len: usize, width: usize) -> Result<WorkArray, SolveError> {
         let map = MmapMut::map_anon((len * width).max(4096))
-            .map_err(|e| SolveError::Io(format!("allocating {} bytes: {e}", len * width)))?;
+            .map_err(|e| SolveError::io("", "allocating the working memory", e))?;
         // Transparent huge pages where the kernel gives them on request
         // (`madvise` mode): the propagation reads cells at random, and with
         // 4 KiB pages nearly every such read of a 5-piece material (1.5 GB of
@@ -42,7 +42,7 @@ impl WorkArray {
         width: usize,
     ) -> Result<WorkArray, SolveError> {
         let path = dir.join(name);
-        let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+        let io = |e: std::io::Error| SolveError::io(&path, "working file", e);
         let file = OpenOptions::new()
             .read(true)
             .write(true)

@@ -1,20 +1,32 @@
 //! Typed errors of probes.
 
+use crate::game_over::GameOver;
 use jungletb_format::TableError;
 use jungletb_rules::{PositionError, RulesError};
 use std::fmt;
+use std::path::PathBuf;
 
 /// A probe could not be answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProbeError {
     /// The position cannot occur under the rules.
     Position(PositionError),
-    /// The game is already over (a side has no pieces).
-    GameOver(String),
+    /// The game is already over: no table holds the position
+    /// ([`Tablebase::evaluate`](crate::Tablebase::evaluate) answers it).
+    GameOver(GameOver),
     /// The rule set is not one the tables can be solved or probed under.
     Rules(RulesError),
-    /// No tables directory for this rule set.
-    NoTables(String),
+    /// No tables directory for this rule set under the tables root.
+    NoTables {
+        /// The rule set's label (its directory name).
+        ruleset: String,
+        /// The tables root searched.
+        root: PathBuf,
+        /// The directory that would hold the tables.
+        dir: PathBuf,
+        /// The rule-set directories the root does hold.
+        found: Vec<String>,
+    },
     /// A table needed for the answer is missing or invalid.
     Table(TableError),
 }
@@ -23,9 +35,25 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::Position(e) => write!(f, "{e}"),
-            ProbeError::GameOver(m) => write!(f, "game over: {m}"),
+            ProbeError::GameOver(g) => write!(f, "game over: {}", g.describe()),
             ProbeError::Rules(e) => write!(f, "{e}"),
-            ProbeError::NoTables(m) => f.write_str(m),
+            ProbeError::NoTables {
+                ruleset,
+                root,
+                dir,
+                found,
+            } => {
+                write!(
+                    f,
+                    "no tables for rule set '{ruleset}' in '{}' (no directory '{}')",
+                    root.display(),
+                    dir.display()
+                )?;
+                if !found.is_empty() {
+                    write!(f, "; tables found for: {}", found.join(", "))?;
+                }
+                Ok(())
+            }
             ProbeError::Table(e) => write!(f, "{e}"),
         }
     }
@@ -37,7 +65,7 @@ impl std::error::Error for ProbeError {
             ProbeError::Position(e) => Some(e),
             ProbeError::Rules(e) => Some(e),
             ProbeError::Table(e) => Some(e),
-            ProbeError::GameOver(_) | ProbeError::NoTables(_) => None,
+            ProbeError::GameOver(_) | ProbeError::NoTables { .. } => None,
         }
     }
 }

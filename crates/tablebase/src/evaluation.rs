@@ -8,39 +8,9 @@
 //! them ([`GameOver`]), and lists every legal move with its value.
 
 use crate::error::ProbeError;
+use crate::game_over::GameOver;
 use crate::tablebase::{RootMove, Tablebase};
 use jungletb_rules::{Color, Position, Value};
-
-/// Why a game is already over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameOver {
-    /// A piece stands on the opponent's den.
-    Den,
-    /// A side has no pieces.
-    NoPieces,
-    /// The side to move has no legal move.
-    NoMoves,
-}
-
-impl GameOver {
-    /// `"den"`, `"no_pieces"` or `"no_moves"` (the JSON names).
-    pub fn name(self) -> &'static str {
-        match self {
-            GameOver::Den => "den",
-            GameOver::NoPieces => "no_pieces",
-            GameOver::NoMoves => "no_moves",
-        }
-    }
-
-    /// A sentence for people.
-    pub fn describe(self) -> &'static str {
-        match self {
-            GameOver::Den => "a piece stands on the enemy den",
-            GameOver::NoPieces => "a side has no pieces left",
-            GameOver::NoMoves => "the side to move has no legal move",
-        }
-    }
-}
 
 /// A position's value for the side to move, why the game is over if it is,
 /// and (with [`Tablebase::evaluate`]) every legal move with its value.

@@ -29,6 +29,7 @@
 
 mod error;
 mod evaluation;
+mod game_over;
 mod open_tables;
 mod search;
 mod table;
@@ -36,7 +37,8 @@ mod tablebase;
 mod writer;
 
 pub use error::ProbeError;
-pub use evaluation::{Evaluation, GameOver};
+pub use evaluation::Evaluation;
+pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError};
 pub use table::{Backend, Table};
 pub use tablebase::{

@@ -25,8 +25,8 @@
 //! with the number of tables opened so far, and the table with the oldest
 //! stamp goes first. Ties are tables not used since the same opening.
 
-use jungletb_format::TableError;
 use crate::table::{Backend, FileStamp, Table};
+use jungletb_format::TableError;
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

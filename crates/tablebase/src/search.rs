@@ -25,9 +25,9 @@
 //! don't-cares).
 
 use crate::error::ProbeError;
-use jungletb_format::TableError;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
+use jungletb_format::TableError;
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl};
 use std::ops::Range;

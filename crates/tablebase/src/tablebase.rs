@@ -1,9 +1,10 @@
 //! The probe front door: a directory of tables for one rule set.
 
 use crate::error::ProbeError;
-use jungletb_format::TableError;
+use crate::game_over::GameOver;
 use crate::open_tables::{no_room, Caps, Cost, Evicting};
 use crate::table::{Backend, DecodeBudget, FileStamp, Table};
+use jungletb_format::TableError;
 use jungletb_indexer::Material;
 use jungletb_rules::{Move, MoveTables, Position, Ruleset, Value, Wdl};
 use std::path::{Path, PathBuf};
@@ -42,12 +43,9 @@ pub fn table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
 /// directly under it (a tables root holds one directory per rule set), in
 /// name order.
 pub fn table_files(root: &Path) -> Result<Vec<PathBuf>, TableError> {
-    let io = |p: &Path, e| TableError::from_io(p, e);
+    let io = |p: &Path, e| TableError::from_io(p, "listing", e);
     if !root.is_dir() {
-        return Err(TableError::Io {
-            path: root.to_path_buf(),
-            message: "not a directory".into(),
-        });
+        return Err(TableError::NotADirectory(root.to_path_buf()));
     }
     let mut dirs = vec![root.to_path_buf()];
     for e in std::fs::read_dir(root).map_err(|e| io(root, e))?.flatten() {
@@ -195,21 +193,12 @@ impl Tablebase {
                 })
                 .unwrap_or_default();
             found.sort();
-            let hint = if found.is_empty() {
-                String::new()
-            } else {
-                format!("; tables found for: {}", found.join(", "))
-            };
-            let run = match rules.matching_name() {
-                Some(name) => format!("`jungletb generate --ruleset {name}`"),
-                None => "`jungletb generate` with the same --ruleset and --rule options".into(),
-            };
-            return Err(ProbeError::NoTables(format!(
-                "no tables for rule set '{}' in '{}' (expected directory '{}'; run {run}){hint}",
-                rules.label(),
-                root.display(),
-                dir.display(),
-            )));
+            return Err(ProbeError::NoTables {
+                ruleset: rules.label(),
+                root: root.to_path_buf(),
+                dir,
+                found,
+            });
         }
         Ok(Self::with_dir(dir, rules))
     }
@@ -328,8 +317,7 @@ impl Tablebase {
         let len = match std::fs::metadata(&path) {
             Ok(md) => md.len(),
             Err(e) => {
-                let message = e.to_string();
-                return (Err(TableError::Io { path, message }), None);
+                return (Err(TableError::from_io(&path, "reading", e)), None);
             }
         };
         let o = &self.options;
@@ -429,9 +417,8 @@ impl Tablebase {
         pos: &Position,
         probe: impl Fn(&Table, &Position) -> Result<R, ProbeError>,
     ) -> Result<R, ProbeError> {
-        let material = Material::of_position(pos).ok_or_else(|| {
-            ProbeError::GameOver("a side has no pieces left, so there is nothing to probe".into())
-        })?;
+        let material =
+            Material::of_position(pos).ok_or_else(|| ProbeError::GameOver(GameOver::NoPieces))?;
         let (canonical, flipped) = material.canonical();
         let run = |table: &Table| {
             if flipped {
@@ -464,7 +451,7 @@ impl Tablebase {
     pub fn probe_root(&self, pos: &Position) -> Result<Vec<RootMove>, ProbeError> {
         pos.validate(&self.rules).map_err(ProbeError::Position)?;
         if Material::of_position(pos).is_none() {
-            return Err(ProbeError::GameOver("a side has no pieces left".into()));
+            return Err(ProbeError::GameOver(GameOver::NoPieces));
         }
         let mut moves = pos
             .legal_moves(&self.rules)

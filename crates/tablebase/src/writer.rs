@@ -1,12 +1,13 @@
 //! Writing table files: a temporary file in the target directory, renamed
 //! into place only once complete and synced.
 
-use jungletb_format::compressed::{self, CompressedSizes};
-use jungletb_format::encoding::{decode, RAW_UNUSED};
-use jungletb_format::TableError;
-use jungletb_format::header::{Header, SideStats, FORMAT_VERSION};
+use crate::error::ProbeError;
 use crate::table::Table;
 use crate::tablebase::{compressed_table_path, table_path, Tablebase};
+use jungletb_format::compressed::{self, CompressedSizes};
+use jungletb_format::encoding::{decode, RAW_UNUSED};
+use jungletb_format::header::{Header, SideStats, FORMAT_VERSION};
+use jungletb_format::TableError;
 use jungletb_indexer::PositionIndex;
 use jungletb_rules::{Ruleset, Value};
 use std::io::{BufWriter, Write};
@@ -116,22 +117,21 @@ pub fn write_table(
 /// smaller WDL stream; probes recover them by a search). Like
 /// [`write_table`], the file appears under its final name only when
 /// complete. The caller should check the result answers the same values
-/// (`jungletb compress` does, with [`Tablebase::same_answers`]).
+/// (the compress operation of `jungletb-solver` does, with
+/// [`Tablebase::same_answers`]). Fails with a [`ProbeError`] when the
+/// search for the don't-cares cannot probe a table it needs.
 pub fn write_compressed_table(
     dir: &Path,
     table: &Table,
     zstd_level: i32,
     dont_cares: Option<&Tablebase>,
-) -> Result<(TableStats, CompressedSizes), TableError> {
+) -> Result<(TableStats, CompressedSizes), ProbeError> {
     let material = table.header().material;
     let path = compressed_table_path(dir, material);
     let raw = table.raw_values()?;
     let tactical = match dont_cares {
         None => None,
-        Some(tb) => Some(tb.tactical_values(table).map_err(|e| TableError::Io {
-            path: path.clone(),
-            message: format!("finding the positions a capture decides: {e}"),
-        })?),
+        Some(tb) => Some(tb.tactical_values(table)?),
     };
     let mut header = table.header().clone();
     header.header_len = Header::len_for(&header.ruleset, &header.material);
@@ -141,10 +141,7 @@ pub fn write_compressed_table(
         zstd_level,
         tactical.as_deref(),
     )
-    .map_err(|e| TableError::Io {
-        path: path.clone(),
-        message: format!("compressing: {e}"),
-    })?;
+    .map_err(|e| TableError::io(&path, "compressing", e))?;
     header.compressed = true;
     header.value_width = width;
     header.payload_len = payload.len() as u64;
@@ -173,10 +170,7 @@ fn write_atomically(
     header: &mut Header,
     write_payload: impl FnOnce(&mut dyn Write, &mut crc32fast::Hasher) -> std::io::Result<()>,
 ) -> Result<(), TableError> {
-    let io = |e: std::io::Error| TableError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
+    let io = |e: std::io::Error| TableError::io(path, "writing", e);
     std::fs::create_dir_all(dir).map_err(io)?;
     let tmp = tempfile::Builder::new()
         .prefix(&format!(".{}.", header.material))

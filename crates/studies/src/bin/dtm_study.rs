@@ -12,9 +12,9 @@
 //!   code does (entropy of the final sequence plus 7 bytes a symbol);
 //! - `--rows R,R…`: differences from the slot `R` before.
 use jungletb_format::encoding::decode;
-use jungletb_tablebase::Tablebase;
 use jungletb_indexer::Material;
 use jungletb_rules::{Ruleset, Value};
+use jungletb_tablebase::Tablebase;
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 use zstd::zstd_safe::{CCtx, CParameter, DCtx, InBuffer, OutBuffer, ResetDirective};

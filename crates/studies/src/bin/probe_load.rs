@@ -12,9 +12,9 @@
 //! `tables/standard`), plain or compressed. Exits non-zero if any probe
 //! failed.
 
-use jungletb_tablebase::{table_files, Tablebase, TablebaseOptions};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
+use jungletb_tablebase::{table_files, Tablebase, TablebaseOptions};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 

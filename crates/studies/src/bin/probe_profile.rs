@@ -11,9 +11,9 @@
 //!
 //! `ROOT` holds `standard/` with plain or compressed tables up to 4 pieces.
 
-use jungletb_tablebase::{Tablebase, TablebaseOptions};
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
+use jungletb_tablebase::{Tablebase, TablebaseOptions};
 use std::time::Instant;
 
 #[path = "../../../../benches/support/random_positions.rs"]

@@ -8,10 +8,10 @@
 //!
 //! `TABLES/standard` must hold the tables the material captures into.
 
-use jungletb_tablebase::Tablebase;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use jungletb_solver::forward_sweep;
+use jungletb_tablebase::Tablebase;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -3,9 +3,9 @@
 //! TABLES_DIR MATERIAL…`
 use jungletb_format::encoding::decode;
 use jungletb_format::wdl_code::{encode, fill_runs, ANY};
-use jungletb_tablebase::Tablebase;
 use jungletb_indexer::Material;
 use jungletb_rules::{Ruleset, Value, Wdl};
+use jungletb_tablebase::Tablebase;
 
 fn wdl_bit(w: Wdl) -> u8 {
     match w {

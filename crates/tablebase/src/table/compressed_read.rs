@@ -4,8 +4,8 @@
 
 use super::{prefetch, with_range, Table};
 use jungletb_format::compressed::{self, Layout};
-use jungletb_format::TableError;
 use jungletb_format::wdl_code;
+use jungletb_format::TableError;
 use jungletb_rules::{Value, Wdl};
 use std::cell::RefCell;
 use std::ops::Range;

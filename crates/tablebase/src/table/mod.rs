@@ -6,8 +6,8 @@ mod compressed_read;
 
 use jungletb_format::compressed::{self, Layout, LayoutError};
 use jungletb_format::encoding::{decode, encode, RAW_UNUSED};
-use jungletb_format::TableError;
 use jungletb_format::header::Header;
+use jungletb_format::TableError;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{Position, Ruleset, Value, Wdl};
 use memmap2::Mmap;
@@ -213,7 +213,7 @@ impl Table {
         backend: Backend,
         verified: Option<FileStamp>,
     ) -> Result<Table, TableError> {
-        let io = |e| TableError::from_io(path, e);
+        let io = |e| TableError::from_io(path, "reading", e);
         let corrupt = |what: String| TableError::Corrupt {
             path: path.to_path_buf(),
             what,
@@ -279,7 +279,7 @@ impl Table {
                 LayoutError::OldVersion => TableError::UnsupportedVersion {
                     path: path.to_path_buf(),
                     what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
-                           blocks without checks or checkpoints); rerun `jungletb compress` \
+                           blocks without checks or checkpoints); compress it again \
                            to rewrite it"
                         .into(),
                 },
@@ -343,10 +343,12 @@ impl Table {
 
     /// Bytes of the WDL and DTM streams of a compressed table.
     pub fn compressed_sizes(&self) -> Option<jungletb_format::CompressedSizes> {
-        self.layout.as_ref().map(|l| jungletb_format::CompressedSizes {
-            wdl_bytes: l.wdl.stored_bytes,
-            dtm_bytes: l.dtm.index_len + l.dtm.data_len,
-        })
+        self.layout
+            .as_ref()
+            .map(|l| jungletb_format::CompressedSizes {
+                wdl_bytes: l.wdl.stored_bytes,
+                dtm_bytes: l.dtm.index_len + l.dtm.data_len,
+            })
     }
 
     /// True for a compressed (`.jtbz`) table.
@@ -373,10 +375,7 @@ impl Table {
     }
 
     fn io_error(&self, e: std::io::Error) -> TableError {
-        TableError::Io {
-            path: self.path.clone(),
-            message: e.to_string(),
-        }
+        TableError::io(&self.path, "reading", e)
     }
 
     fn corrupt(&self, what: String) -> TableError {

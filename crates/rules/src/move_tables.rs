@@ -9,11 +9,11 @@
 //! [`Position::unmoves`] (tested on random positions), which stay the plain
 //! reference implementation.
 
+use crate::bitboard::{square_bit, RawMove, RawPosition};
 use crate::board::{Board, Direction, Square, NO_SQUARE};
 use crate::movegen::{can_capture, path, Move, MoveList};
 use crate::piece::{Animal, Color, Piece};
 use crate::position::Position;
-use crate::raw::{square_bit, RawPosition};
 use crate::ruleset::Ruleset;
 use crate::unmove::candidate_origin;
 use arrayvec::ArrayVec;
@@ -305,41 +305,6 @@ impl MoveTables {
                     f(code, hop.square);
                 }
             }
-        }
-    }
-}
-
-/// A move in raw form (see [`MoveTables::for_each_move`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RawMove {
-    /// Code of the moving piece (see [`Piece::code`]).
-    pub code: u8,
-    /// Raw square left.
-    pub from: u8,
-    /// Raw square entered.
-    pub to: u8,
-    /// Code of the captured piece, or [`NO_SQUARE`](crate::NO_SQUARE) for a quiet move.
-    pub victim: u8,
-    /// The move enters the opponent's den (and so wins at once).
-    pub enters_den: bool,
-}
-
-impl RawMove {
-    /// True if the move captures.
-    #[inline]
-    pub fn is_capture(&self) -> bool {
-        self.victim != NO_SQUARE
-    }
-
-    /// The same move as a [`Move`].
-    pub fn to_move(&self) -> Move {
-        let sq = |s: u8| Square::from_index(s as usize).expect("valid square");
-        Move {
-            from: sq(self.from),
-            to: sq(self.to),
-            captured: self
-                .is_capture()
-                .then(|| Piece::from_code(self.victim as usize).animal),
         }
     }
 }

@@ -1,0 +1,93 @@
+//! What the command line adds to an error: the whole cause chain in one
+//! line, and a hint naming the command or option that helps. The libraries
+//! carry data (paths, materials, rule sets) and never name a command; the
+//! advice is given here, at the edge.
+
+use jungletb_solver::SolveError;
+use jungletb_tablebase::{ProbeError, TableError};
+use std::error::Error;
+use std::path::Path;
+
+pub use jungletb_wire::chain;
+
+/// A hint for the first error in `e`'s chain that has one.
+pub fn hint_for(e: &(dyn Error + 'static)) -> Option<String> {
+    let mut cur: Option<&(dyn Error + 'static)> = Some(e);
+    while let Some(err) = cur {
+        if let Some(h) = hint_one(err) {
+            return Some(h);
+        }
+        cur = err.source();
+    }
+    None
+}
+
+/// The hint for `e` itself, if it has one.
+fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
+    if let Some(p) = e.downcast_ref::<ProbeError>() {
+        return match p {
+            ProbeError::NoTables { ruleset, root, .. } => Some(format!(
+                "make them with `jungletb generate {} --out {}`, or point --tables (or \
+                 JUNGLETB_TABLES) at the directory that holds them",
+                ruleset_args(ruleset),
+                root.display()
+            )),
+            ProbeError::Table(t) => table_hint(t),
+            _ => None,
+        };
+    }
+    if let Some(t) = e.downcast_ref::<TableError>() {
+        return table_hint(t);
+    }
+    if let Some(s) = e.downcast_ref::<SolveError>() {
+        return match s {
+            SolveError::Table(t) => table_hint(t),
+            SolveError::Probe(p) => hint_one(p),
+            SolveError::MemoryTooSmall { need, .. } => {
+                Some(format!("give --mem at least {need} bytes"))
+            }
+            SolveError::NoTables { .. } => Some(
+                "point --tables (or JUNGLETB_TABLES) at a tables root or one rule set's \
+                 directory; `jungletb generate` makes tables"
+                    .into(),
+            ),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// `--ruleset NAME`, or what to pass for a custom rule set's label.
+fn ruleset_args(label: &str) -> String {
+    if jungletb_rules::Ruleset::by_name(label).is_ok() {
+        format!("--ruleset {label}")
+    } else {
+        "--ruleset … --rule …  (the options of that rule set)".into()
+    }
+}
+
+fn table_hint(t: &TableError) -> Option<String> {
+    match t {
+        TableError::Missing(path) => {
+            let material = path.file_stem()?.to_str()?;
+            let root = path.parent().and_then(Path::parent)?;
+            Some(format!(
+                "generate it (and the smaller tables it needs) with `jungletb generate \
+                 --material {material} --out {}` and the same --ruleset/--rule options, or \
+                 point --tables (or JUNGLETB_TABLES) at the tables",
+                root.display()
+            ))
+        }
+        TableError::NeedsSearch(_) => Some(
+            "probe it with the tables its captures lead into beside it, or write it with \
+             `jungletb compress --no-dont-cares`"
+                .into(),
+        ),
+        TableError::UnsupportedVersion { .. } => Some(
+            "regenerate it with `jungletb generate` (plain tables) or rewrite it with \
+             `jungletb compress` (compressed ones)"
+                .into(),
+        ),
+        _ => None,
+    }
+}

@@ -1,0 +1,257 @@
+//! Compressing a directory of tables: the compressed distribution form
+//! (`.jtbz`) of every plain table, checked against its source before it
+//! counts.
+//!
+//! The policy, shared with [`generate`](crate::generate) (see `files.rs`):
+//! each material is claimed while its compressed table is written, so
+//! runs may share a directory; what a killed run left of it is removed; a
+//! complete compressed table of the same source (same header, same choice
+//! of don't-cares) is kept, so an interrupted run resumes; a written table
+//! that does not answer as its source is moved aside (never left under a
+//! table's name, never deleted).
+
+use crate::claim::Claim;
+use crate::error::SolveError;
+use crate::files::{move_aside, select_files};
+use jungletb_indexer::Material;
+use jungletb_rules::Ruleset;
+use jungletb_tablebase::{
+    compressed_table_path, write_compressed_table, CompressedSizes, Table, Tablebase,
+    TablebaseOptions, TABLE_EXTENSION,
+};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to compress.
+#[derive(Debug, Clone)]
+pub struct CompressOptions {
+    /// A tables root (one directory per rule set) or one rule set's
+    /// directory.
+    pub tables: PathBuf,
+    /// Where the compressed tables go, mirroring the rule-set directories
+    /// (`None`: beside the plain ones, which are kept).
+    pub out: Option<PathBuf>,
+    /// zstd level of the distance blocks (1–22).
+    pub zstd_level: i32,
+    /// Positions a capture or a den entry decides store don't-care values,
+    /// recovered by a search at probe time (needs the tables the captures
+    /// lead into beside each table, here and when probing).
+    pub dont_cares: bool,
+    /// Only these materials (any colour order; empty: every table).
+    pub materials: Vec<Material>,
+}
+
+/// The outcome for one table.
+#[derive(Debug, Clone)]
+pub struct CompressedTable {
+    /// The compressed table written or kept.
+    pub path: PathBuf,
+    /// A complete compressed table of the same source was there already.
+    pub kept: bool,
+    /// Positions stored.
+    pub positions: u64,
+    /// Size of the plain source.
+    pub plain_bytes: u64,
+    /// Size of the compressed table.
+    pub bytes: u64,
+    /// Bytes of the WDL and distance streams.
+    pub sizes: Option<CompressedSizes>,
+}
+
+/// What [`compress`] reports as it goes (from worker threads too).
+#[derive(Debug)]
+pub enum CompressEvent<'a> {
+    /// The request: plain tables to look at.
+    Start {
+        /// Plain tables found.
+        tables: usize,
+    },
+    /// A table is done: written and checked, or kept.
+    Done(&'a CompressedTable),
+    /// A table could not be compressed (the run goes on with the others).
+    Failed {
+        /// The plain table.
+        path: &'a Path,
+        /// Why.
+        error: &'a SolveError,
+    },
+    /// Leftovers of an interrupted run were removed.
+    Notice(String),
+}
+
+/// The outcome of a run.
+#[derive(Debug)]
+pub struct CompressReport {
+    /// Every table done, in no particular order.
+    pub tables: Vec<CompressedTable>,
+    /// The tables that failed, with why.
+    pub failed: Vec<(PathBuf, SolveError)>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Compresses the plain tables under `opts.tables`, on the current rayon
+/// thread pool. Fails as a whole only when the request cannot start (no
+/// such directory, no plain table, a header that names no rule set);
+/// a table that fails is reported in [`CompressReport::failed`].
+pub fn compress(
+    opts: &CompressOptions,
+    on_event: &(dyn Fn(CompressEvent) + Sync),
+) -> Result<CompressReport, SolveError> {
+    let start = Instant::now();
+    let files: Vec<PathBuf> = select_files(&opts.tables, &opts.materials)?
+        .into_iter()
+        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION))
+        .collect();
+    if files.is_empty() {
+        return Err(SolveError::NoTables {
+            dir: opts.tables.clone(),
+            materials: opts.materials.clone(),
+        });
+    }
+    on_event(CompressEvent::Start {
+        tables: files.len(),
+    });
+    // The plain tables of each rule-set directory, for the search that
+    // finds the positions a capture decides.
+    let mut searches: HashMap<PathBuf, Tablebase> = HashMap::new();
+    if opts.dont_cares {
+        for path in &files {
+            let dir = parent(path);
+            if searches.contains_key(&dir) {
+                continue;
+            }
+            let table = Table::open_any(path)?;
+            let rules = Ruleset::from_canonical_string(&table.header().ruleset)?;
+            // Maps capped: the search reads every plain table once, and
+            // keeping them all mapped would count the whole set (page
+            // cache) in the resident size.
+            let options = TablebaseOptions {
+                max_mapped_bytes: 1 << 30,
+                ..TablebaseOptions::default()
+            };
+            searches.insert(
+                dir.clone(),
+                Tablebase::with_dir_and_options(dir, rules, options),
+            );
+        }
+    }
+    let results: Vec<Result<CompressedTable, (PathBuf, SolveError)>> = files
+        .par_iter()
+        .map(|path| {
+            let out_dir = output_dir(path, &opts.tables, opts.out.as_deref());
+            let search = searches.get(&parent(path));
+            match compress_one(path, &out_dir, opts.zstd_level, search, on_event) {
+                Ok(done) => {
+                    on_event(CompressEvent::Done(&done));
+                    Ok(done)
+                }
+                Err(error) => {
+                    on_event(CompressEvent::Failed {
+                        path,
+                        error: &error,
+                    });
+                    Err((path.clone(), error))
+                }
+            }
+        })
+        .collect();
+    let (mut tables, mut failed) = (Vec::new(), Vec::new());
+    for r in results {
+        match r {
+            Ok(t) => tables.push(t),
+            Err(f) => failed.push(f),
+        }
+    }
+    Ok(CompressReport {
+        tables,
+        failed,
+        elapsed: start.elapsed(),
+    })
+}
+
+fn parent(path: &Path) -> PathBuf {
+    path.parent().unwrap_or(Path::new(".")).to_path_buf()
+}
+
+/// The directory a table's compressed form goes to.
+fn output_dir(path: &Path, root: &Path, out: Option<&Path>) -> PathBuf {
+    let dir = parent(path);
+    match out {
+        None => dir,
+        Some(out) => match dir.strip_prefix(root) {
+            Ok(rel) => out.join(rel),
+            Err(_) => out.to_path_buf(),
+        },
+    }
+}
+
+/// Compresses one table under its claim (unless a valid compressed form
+/// of the same source and the same choice of don't-cares is there
+/// already) and checks that it answers the same values. With `search`
+/// (the plain tables of the table's directory), positions a capture
+/// decides become don't-cares.
+fn compress_one(
+    path: &Path,
+    out_dir: &Path,
+    level: i32,
+    search: Option<&Tablebase>,
+    on_event: &(dyn Fn(CompressEvent) + Sync),
+) -> Result<CompressedTable, SolveError> {
+    let plain = Table::open_any(path)?;
+    let header = plain.header();
+    let target = compressed_table_path(out_dir, header.material);
+    let positions: u64 = header.sides.iter().map(|s| s.positions).sum();
+    let done = |c: &Table, kept: bool, sizes: Option<CompressedSizes>| CompressedTable {
+        path: target.clone(),
+        kept,
+        positions,
+        plain_bytes: plain.file_len(),
+        bytes: c.file_len(),
+        sizes,
+    };
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| SolveError::io(out_dir, "creating the directory", e))?;
+    let claim = Claim::take(out_dir, header.material, || {
+        on_event(CompressEvent::Notice(format!(
+            "{}: another run is writing it; waiting",
+            target.display()
+        )))
+    })?;
+    for p in claim.remove_leftovers()? {
+        on_event(CompressEvent::Notice(format!(
+            "removed {} left by an interrupted run",
+            p.display()
+        )));
+    }
+    // Resumable: a complete compressed table of the same source is kept.
+    if let Ok(existing) = Table::open_any(&target) {
+        let (h, e) = (plain.header(), existing.header());
+        let same = e.compressed
+            && h.ruleset == e.ruleset
+            && h.material == e.material
+            && h.sides == e.sides
+            && existing.has_dont_cares() == search.is_some();
+        if same {
+            return Ok(done(&existing, true, existing.compressed_sizes()));
+        }
+    }
+    let (stats, sizes) = write_compressed_table(out_dir, &plain, level, search)?;
+    let written = Table::open_any(&stats.path)?;
+    let same = match search {
+        Some(tb) => tb.same_answers(&plain, &written),
+        None => plain.same_values(&written).map_err(Into::into),
+    };
+    if let Err(e) = same {
+        // Keep the evidence, never a wrong table under a table's name.
+        let moved_to = move_aside(&stats.path)?;
+        return Err(SolveError::Disagrees {
+            path: stats.path,
+            moved_to,
+            source: e,
+        });
+    }
+    Ok(done(&written, false, Some(sizes)))
+}

@@ -1,0 +1,78 @@
+//! Failed answers: a machine-readable kind and a message.
+
+use jungletb_tablebase::{ProbeError, TableError};
+use serde::Serialize;
+
+/// What kind of failure an [`ErrorAnswer`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The position text does not parse.
+    Notation,
+    /// The position cannot occur under the rules.
+    ImpossiblePosition,
+    /// The rule set or a rule option is not valid.
+    Rules,
+    /// The game is over: no table holds the position.
+    GameOver,
+    /// No tables for the rule set.
+    NoTables,
+    /// The table the position needs is not there.
+    MissingTable,
+    /// A table is damaged or not readable (the server's fault, not the
+    /// request's).
+    BadTable,
+    /// The request lacks `position` (or `fen`).
+    MissingPosition,
+    /// The request lacks `square`.
+    MissingSquare,
+    /// `square` is not a square.
+    Square,
+    /// No piece stands on the square asked about.
+    NoPiece,
+    /// The material in the path is not one.
+    Material,
+    /// A path segment does not parse.
+    Path,
+    /// The server holds no rule set of that name.
+    UnknownRuleset,
+    /// No such route.
+    NoRoute,
+    /// The HTTP method is not one the route answers.
+    MethodNotAllowed,
+    /// The query string is longer than the server reads.
+    QueryTooLong,
+    /// The server is at its limit of work in progress; try again.
+    Overloaded,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// A failure inside the server.
+    Internal,
+}
+
+impl ErrorKind {
+    /// The kind of a probe failure.
+    pub fn of(e: &ProbeError) -> ErrorKind {
+        match e {
+            ProbeError::Position(_) => ErrorKind::ImpossiblePosition,
+            ProbeError::Rules(_) => ErrorKind::Rules,
+            ProbeError::GameOver(_) => ErrorKind::GameOver,
+            ProbeError::NoTables { .. } => ErrorKind::NoTables,
+            ProbeError::Table(TableError::Missing(_)) => ErrorKind::MissingTable,
+            ProbeError::Table(_) => ErrorKind::BadTable,
+        }
+    }
+}
+
+/// A failed answer: `{"error": "...", "kind": "..."}` (with `input` on the
+/// lines of `probe --json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorAnswer {
+    /// The text asked about, as given (`probe --json` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// What went wrong, for people.
+    pub error: String,
+    /// What went wrong, for programs.
+    pub kind: ErrorKind,
+}

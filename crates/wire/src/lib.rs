@@ -1,0 +1,40 @@
+//! The JSON answers of jungletb: what `jungletb probe --json`, `jungletb
+//! verify --json` and the HTTP API (`jungletb serve`) write, as one set of
+//! [`Serialize`] types with one vocabulary.
+//!
+//! # Conventions
+//!
+//! They are those of the lichess tablebase API, so that its clients port
+//! easily:
+//!
+//! - A position's `category` and `plies` are for its **side to move**:
+//!   `"win"`, `"loss"` or `"draw"`, and the plies to the end of the game
+//!   with best play (`null` for a draw).
+//! - A **move**'s `category` and `plies` are those of the position *after*
+//!   the move, for the side to move there (the mover's opponent). The
+//!   mover's best move is therefore the one whose category is `"loss"` with
+//!   the fewest plies; moves are listed best first for the mover.
+//! - Sides are `"w"` and `"b"`; moves are written `from` then `to` square
+//!   (`"a1b1"`), squares as files `a`–`g` and ranks `1`–`9`.
+//!
+//! ```
+//! use jungletb_wire::{Category, MoveAnswer};
+//! let m = MoveAnswer { mv: "a1b1".into(), category: Category::Loss, plies: Some(0),
+//!                      capture: false, den: true };
+//! assert_eq!(serde_json::to_string(&m).unwrap(),
+//!     r#"{"move":"a1b1","category":"loss","plies":0,"capture":false,"den":true}"#);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod error;
+mod probe;
+mod verify;
+
+pub use error::{ErrorAnswer, ErrorKind};
+pub use probe::{
+    position_answer, Category, MainlineAnswer, MainlineStep, MoveAnswer, PositionAnswer, Side,
+};
+pub use verify::{chain, Disagreement, FileVerdict, VerifySummary};

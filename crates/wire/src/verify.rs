@@ -1,0 +1,89 @@
+//! `jungletb verify --json`: one object per file, then a summary.
+
+use jungletb_solver::Outcome;
+use serde::Serialize;
+
+/// The verdict on one table file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileVerdict {
+    /// The file.
+    pub file: String,
+    /// It passed.
+    pub ok: bool,
+    /// Positions checked.
+    pub positions: u64,
+    /// Why it failed (`null` if it passed).
+    pub error: Option<String>,
+    /// Up to ten positions whose stored value disagrees with their
+    /// successors.
+    pub examples: Vec<Disagreement>,
+}
+
+/// A position whose stored value disagrees with its successors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Disagreement {
+    /// The position.
+    pub position: String,
+    /// The value stored.
+    pub stored: String,
+    /// The value its successors give.
+    pub successors_give: String,
+}
+
+impl From<&jungletb_solver::FileVerdict> for FileVerdict {
+    fn from(v: &jungletb_solver::FileVerdict) -> FileVerdict {
+        let (error, examples) = match &v.outcome {
+            Outcome::Consistent { .. } | Outcome::AnswersAsPlain { .. } => (None, Vec::new()),
+            Outcome::Inconsistent {
+                mismatches,
+                examples,
+            } => (
+                Some(format!(
+                    "{mismatches} of {} positions disagree with their successors",
+                    v.positions
+                )),
+                examples
+                    .iter()
+                    .map(|(p, s, c)| Disagreement {
+                        position: p.clone(),
+                        stored: s.to_string(),
+                        successors_give: c.to_string(),
+                    })
+                    .collect(),
+            ),
+            Outcome::Failed(e) => (Some(chain(e)), Vec::new()),
+        };
+        FileVerdict {
+            file: v.path.display().to_string(),
+            ok: v.passed(),
+            positions: v.positions,
+            error,
+            examples,
+        }
+    }
+}
+
+/// The last object of `verify --json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerifySummary {
+    /// Files checked.
+    pub tables: usize,
+    /// Positions checked.
+    pub positions: u64,
+    /// Files that failed.
+    pub failed: usize,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+/// An error and its causes, one sentence: `a: b: c`.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cause = c.source();
+    }
+    s
+}
