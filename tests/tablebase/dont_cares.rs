@@ -168,7 +168,7 @@ fn a_lone_table_with_dont_cares_refuses_to_answer() {
         assert!(matches!(e, TableError::NeedsSearch(_)), "{e:?}");
         let text = e.to_string();
         assert!(
-            text.contains("--no-dont-cares") && text.contains("ELvR.jtbz"),
+            text.contains("without don't-cares") && text.contains("ELvR.jtbz"),
             "{text}"
         );
     };

@@ -26,6 +26,8 @@
 //! # Ok::<(), jungletb_tablebase::ProbeError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod compare;
 pub mod histogram;
 pub mod piece_map;

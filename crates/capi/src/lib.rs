@@ -4,6 +4,8 @@
 //! (panics become `JTB_ERR_ARGUMENT`), and reports failures by return code
 //! with the message available from `jtb_last_error` on the same thread.
 
+#![warn(missing_docs)]
+
 mod args;
 
 use args::{

@@ -76,7 +76,7 @@ fn c_example_agrees_with_the_cli() {
             .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
         assert!(
-            c_out.contains(&format!("value: {}\n", v["value"].as_str().unwrap())),
+            c_out.contains(&format!("value: {}\n", v["category"].as_str().unwrap())),
             "{pos}: {c_out}"
         );
         if let Some(p) = v["plies"].as_u64() {

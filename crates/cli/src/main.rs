@@ -97,7 +97,7 @@ fn main() -> ExitCode {
             // The whole cause chain on one line ("a: b: c"), then what to
             // do about it, if we know.
             eprintln!("jungletb: error: {e:#}");
-            if let Some(hint) = e.chain().find_map(|c| advice::hint_for(c)) {
+            if let Some(hint) = advice::hint_for(e.as_ref()) {
                 eprintln!("hint: {hint}");
             }
             ExitCode::FAILURE

@@ -18,6 +18,7 @@
 //! assert_eq!(index.index(&back), i);
 //! ```
 
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 

@@ -220,7 +220,7 @@ pub(crate) struct Crossing {
 }
 
 impl Board {
-    /// The standard Jungle board (RULES.md §1).
+    /// The standard Jungle board (docs/rules.md#the-board).
     pub fn standard() -> Board {
         let mut flags = [0u8; Square::COUNT];
         for sq in Square::all() {

@@ -1,6 +1,6 @@
 //! The game of Jungle (Dou Shou Qi) as jungletb solves it.
 //!
-//! This crate is the single source of truth for the rules (see `RULES.md` of the
+//! This crate is the single source of truth for the rules (see `docs/rules.md` of the
 //! project): board geometry ([`Board`], [`Square`]), pieces ([`Animal`],
 //! [`Color`], [`Piece`]), rule sets ([`Ruleset`]), positions and their
 //! notation ([`Position`]), move generation ([`Position::legal_moves`]),
@@ -14,6 +14,7 @@
 //! assert_eq!(pos.legal_moves(&rules).len(), 24);
 //! ```
 
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 

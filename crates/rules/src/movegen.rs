@@ -1,4 +1,4 @@
-//! Move generation and capture rules (RULES.md §3–§5).
+//! Move generation and capture rules (docs/rules.md#moves-the-standard-rule-set and #captures).
 
 use crate::board::{Board, Direction, Square, NO_SQUARE};
 use crate::piece::{Animal, Piece};
@@ -98,7 +98,7 @@ pub(crate) fn destination(
 }
 
 /// May `attacker` standing on `from` capture `defender` standing on `to`?
-/// (RULES.md §4.)
+/// (docs/rules.md#captures.)
 #[inline]
 pub(crate) fn can_capture(
     rules: &Ruleset,

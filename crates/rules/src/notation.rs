@@ -1,4 +1,4 @@
-//! Position notation (RULES.md §9): `ranks/…/… w`.
+//! Position notation (docs/rules.md#notation): `ranks/…/… w`.
 
 use crate::board::Square;
 use crate::error::ParseError;

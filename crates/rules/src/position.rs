@@ -31,7 +31,7 @@ impl Position {
         }
     }
 
-    /// The start position of the game (RULES.md §2).
+    /// The start position of the game (docs/rules.md#the-animals).
     pub fn start() -> Position {
         "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w"
             .parse()

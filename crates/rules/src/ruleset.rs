@@ -1,4 +1,4 @@
-//! Rule sets: the three named ones and every option of RULES.md §8.
+//! Rule sets: the three named ones and every option of docs/rules.md#rule-sets-and-options.
 
 use crate::board::{Board, Square};
 use crate::error::RulesError;
@@ -119,7 +119,7 @@ impl Default for Jumpers {
     }
 }
 
-/// A complete rule set: a named base plus every option of RULES.md §8.
+/// A complete rule set: a named base plus every option of docs/rules.md#rule-sets-and-options.
 ///
 /// Two rule sets with the same options are the same rule set, whatever their
 /// base: [`Ruleset::id`] depends on the options only.

@@ -1,4 +1,4 @@
-//! Game-theoretic values with distances (RULES.md §6).
+//! Game-theoretic values with distances (docs/rules.md#values-and-distances).
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Perft from the start position against the published figures (RULES.md §8).
+//! Perft from the start position against the published figures (docs/rules.md#reference-figures).
 
 use jungletb_rules::{perft, perft_divide, Position, Ruleset};
 

@@ -34,6 +34,8 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod answers;
 pub mod cache;
 mod listener;

@@ -59,6 +59,23 @@ pub(crate) fn improves_to_win(old: u16, n: u16) -> bool {
     old > win(n) && (is_undecided(old) || old % 2 == 1)
 }
 
+/// The counting weight of a position: the size of its symmetry class up to
+/// a common factor (1 if it is its own mirror image, else 2).
+///
+/// Counters are not deduplicated by successor, so a move into a class and
+/// the un-moves out of it must balance: a position P counts each quiet move
+/// `weight(P)` times, and a decided successor C decrements once per un-move
+/// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
+/// because moves commute with the symmetries.
+#[inline]
+pub(crate) fn weight(pos: &RawPosition) -> u8 {
+    if pos.is_mirror_symmetric() {
+        1
+    } else {
+        2
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,22 +94,5 @@ mod tests {
             }
         }
         assert!(improving > 10_000);
-    }
-}
-
-/// The counting weight of a position: the size of its symmetry class up to
-/// a common factor (1 if it is its own mirror image, else 2).
-///
-/// Counters are not deduplicated by successor, so a move into a class and
-/// the un-moves out of it must balance: a position P counts each quiet move
-/// `weight(P)` times, and a decided successor C decrements once per un-move
-/// by `weight(C)`. Both sums equal |class P| × (moves of P into class C),
-/// because moves commute with the symmetries.
-#[inline]
-pub(crate) fn weight(pos: &RawPosition) -> u8 {
-    if pos.is_mirror_symmetric() {
-        1
-    } else {
-        2
     }
 }

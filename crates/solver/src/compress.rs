@@ -250,7 +250,7 @@ fn compress_one(
         return Err(SolveError::Disagrees {
             path: stats.path,
             moved_to,
-            source: e,
+            source: Box::new(e),
         });
     }
     Ok(done(&written, false, Some(sizes)))

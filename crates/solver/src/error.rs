@@ -52,7 +52,7 @@ pub enum SolveError {
         /// Where it is now.
         moved_to: PathBuf,
         /// The first difference found.
-        source: ProbeError,
+        source: Box<ProbeError>,
     },
     /// A table file is not named after the material it holds.
     WrongName {
@@ -155,7 +155,7 @@ impl std::error::Error for SolveError {
             SolveError::Rules(e) => e.source(),
             SolveError::Index(e) => e.source(),
             SolveError::ThreadPool(e) => Some(e),
-            SolveError::Disagrees { source, .. } => Some(source),
+            SolveError::Disagrees { source, .. } => Some(&**source),
             SolveError::MemoryTooSmall { .. }
             | SolveError::DistanceOverflow { .. }
             | SolveError::NoTables { .. }

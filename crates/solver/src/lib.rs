@@ -33,6 +33,7 @@
 //! frontier) in `propagate.rs`, the predecessor indices in
 //! `jungletb_indexer::Neighbours`.
 
+#![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
 mod cell;

@@ -418,7 +418,7 @@ impl Tablebase {
         probe: impl Fn(&Table, &Position) -> Result<R, ProbeError>,
     ) -> Result<R, ProbeError> {
         let material =
-            Material::of_position(pos).ok_or_else(|| ProbeError::GameOver(GameOver::NoPieces))?;
+            Material::of_position(pos).ok_or(ProbeError::GameOver(GameOver::NoPieces))?;
         let (canonical, flipped) = material.canonical();
         let run = |table: &Table| {
             if flipped {
