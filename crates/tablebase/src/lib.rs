@@ -31,18 +31,19 @@ mod error;
 mod evaluation;
 mod game_over;
 mod open_tables;
+mod probe;
 mod search;
 mod table;
 mod tablebase;
 mod writer;
 
 pub use error::ProbeError;
-pub use evaluation::Evaluation;
+pub use evaluation::{Evaluation, RootMove};
 pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError};
 pub use table::{Backend, Table};
 pub use tablebase::{
-    compressed_table_path, table_dir, table_files, table_path, RootMove, Tablebase,
-    TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+    compressed_table_path, table_dir, table_files, table_path, Tablebase, TablebaseOptions,
+    TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 pub use writer::{write_compressed_table, write_table, TableStats};

@@ -1,12 +1,11 @@
 //! The probe front door: a directory of tables for one rule set.
 
 use crate::error::ProbeError;
-use crate::game_over::GameOver;
 use crate::open_tables::{no_room, Caps, Cost, Evicting};
 use crate::table::{Backend, DecodeBudget, FileStamp, Table};
 use jungletb_format::TableError;
 use jungletb_indexer::Material;
-use jungletb_rules::{Move, MoveTables, Position, Ruleset, Value, Wdl};
+use jungletb_rules::{MoveTables, Ruleset};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -130,15 +129,6 @@ pub struct TablebaseUsage {
     pub evictions: u64,
     /// Tables open under caps that can bind (0 in the resident regime).
     pub evicting_open: usize,
-}
-
-/// A legal move with the value it leads to, for the side playing it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RootMove {
-    /// The move.
-    pub mv: Move,
-    /// The value of the position for the side to move if it plays `mv`.
-    pub value: Value,
 }
 
 type Slot = OnceLock<Result<Arc<Table>, Box<TableError>>>;
@@ -272,13 +262,13 @@ impl Tablebase {
     }
 
     /// True if the caps can bind, so tables are closed to make room.
-    fn evicts(&self) -> bool {
+    pub(crate) fn evicts(&self) -> bool {
         self.options.backend == Backend::Pread || self.options.max_mapped_bytes != u64::MAX
     }
 
     /// The slot of a material's table, opening the table on first use
     /// (resident regime).
-    fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
+    pub(crate) fn slot(&self, material: Material) -> &Result<Arc<Table>, Box<TableError>> {
         let m = material.canonical().0;
         self.slots[m.code()].get_or_init(|| {
             self.open_table(m, &|| false, None)
@@ -384,132 +374,6 @@ impl Tablebase {
             Ok(t) => Ok(Arc::clone(t)),
             Err(e) => Err(ProbeError::Table((**e).clone())),
         }
-    }
-
-    /// The value of `pos` for the side to move, with its distance in plies.
-    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        pos.validate(&self.rules).map_err(ProbeError::Position)?;
-        self.probe_unvalidated(pos)
-    }
-
-    /// Win, draw or loss for the side to move: the fast path for search
-    /// (reads only the WDL blocks of compressed tables).
-    #[inline]
-    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        pos.validate(&self.rules).map_err(ProbeError::Position)?;
-        self.wdl_unvalidated(pos)
-    }
-
-    /// [`Tablebase::probe`] without re-validating the position (for
-    /// positions reached by legal moves from a valid one).
-    pub(crate) fn probe_unvalidated(&self, pos: &Position) -> Result<Value, ProbeError> {
-        self.with_table(pos, |t, p| {
-            let stored = t.probe_as_stored(p)?;
-            self.resolve(t, p, stored)
-        })
-    }
-
-    /// Runs `probe` on the table of `pos`'s material with `pos` in that
-    /// table's colour order.
-    #[inline]
-    pub(crate) fn with_table<R>(
-        &self,
-        pos: &Position,
-        probe: impl Fn(&Table, &Position) -> Result<R, ProbeError>,
-    ) -> Result<R, ProbeError> {
-        let material =
-            Material::of_position(pos).ok_or(ProbeError::GameOver(GameOver::NoPieces))?;
-        let (canonical, flipped) = material.canonical();
-        let run = |table: &Table| {
-            if flipped {
-                probe(table, &pos.color_flip())
-            } else {
-                probe(table, pos)
-            }
-        };
-        if self.evicts() {
-            let table = self.table(canonical)?;
-            return run(&table);
-        }
-        // The resident path: the table is borrowed, no reference count is
-        // touched, so threads probing the same table do not contend.
-        match self.slot(canonical) {
-            Ok(t) => run(t),
-            Err(e) => Err(ProbeError::Table((**e).clone())),
-        }
-    }
-
-    /// The value for the side to move of playing `mv` in `pos`.
-    pub fn move_value(&self, pos: &Position, mv: &Move) -> Result<Value, ProbeError> {
-        if pos.is_winning_move(&self.rules, mv) {
-            return Ok(Value::Win(1));
-        }
-        Ok(Value::from_child(self.probe_unvalidated(&pos.play(mv))?))
-    }
-
-    /// Every legal move with its value, best first (ties in move order).
-    pub fn probe_root(&self, pos: &Position) -> Result<Vec<RootMove>, ProbeError> {
-        pos.validate(&self.rules).map_err(ProbeError::Position)?;
-        if Material::of_position(pos).is_none() {
-            return Err(ProbeError::GameOver(GameOver::NoPieces));
-        }
-        let mut moves = pos
-            .legal_moves(&self.rules)
-            .iter()
-            .map(|mv| {
-                Ok(RootMove {
-                    mv: *mv,
-                    value: self.move_value(pos, mv)?,
-                })
-            })
-            .collect::<Result<Vec<_>, ProbeError>>()?;
-        moves.sort_by_key(|r| std::cmp::Reverse(r.value));
-        Ok(moves)
-    }
-
-    /// The moves that keep the position's value (all of them, in move order).
-    /// Empty if the side to move has no legal move.
-    pub fn best_moves(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
-        let root = self.probe_root(pos)?;
-        let Some(best) = root.first().map(|r| r.value) else {
-            return Ok(Vec::new());
-        };
-        Ok(root
-            .iter()
-            .take_while(|r| r.value == best)
-            .map(|r| r.mv)
-            .collect())
-    }
-
-    /// An optimal line of play from `pos` to the end of the game (the first
-    /// best move at every step). Empty for a draw, where no end exists.
-    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
-        let value = self.probe(pos)?;
-        let Some(plies) = value.plies() else {
-            return Ok(Vec::new());
-        };
-        let mut line = Vec::with_capacity(plies as usize);
-        let mut cur = *pos;
-        for _ in 0..plies {
-            let Some(mv) = self.best_moves(&cur)?.first().copied() else {
-                break;
-            };
-            line.push(mv);
-            if cur.is_winning_move(&self.rules, &mv) {
-                break;
-            }
-            cur = cur.play(&mv);
-        }
-        if line.len() != plies as usize {
-            return Err(ProbeError::Table(TableError::Corrupt {
-                path: self.dir.clone(),
-                what: format!(
-                    "the line from {pos} ends after {} plies, but the table says {plies}",
-                    line.len()
-                ),
-            }));
-        }
-        Ok(line)
     }
 }
 

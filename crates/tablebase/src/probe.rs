@@ -1,0 +1,290 @@
+//! Every probe of a [`Tablebase`], in one place: from the engine's hot
+//! path ([`Tablebase::probe_wdl`]) to the full answer of a position
+//! ([`Tablebase::evaluate`]) and the line to the end.
+//!
+//! [`Tablebase::probe`] answers only positions that a table holds. A user
+//! may also ask about a game that is already over: a piece standing on the
+//! enemy den, a side without pieces, or a side to move without a legal move.
+//! [`Tablebase::evaluate`] answers those too, with the rule that decided
+//! them ([`GameOver`]), and lists every legal move with its value.
+//!
+//! Tables compressed with don't-cares store, for a position a capture or
+//! a den entry decides, whatever value compresses best; a probe recovers
+//! the true value by searching those moves (`search.rs`).
+
+use crate::error::ProbeError;
+use crate::evaluation::{Evaluation, RootMove};
+use crate::game_over::GameOver;
+use crate::search::after_capture;
+use crate::table::Table;
+use crate::tablebase::Tablebase;
+use jungletb_format::TableError;
+use jungletb_indexer::Material;
+use jungletb_rules::{Color, Move, Position, RawPosition, Value, Wdl};
+
+/// A decided game's value for the side to move.
+fn decided(pos: &Position, winner: Color) -> Value {
+    if pos.side_to_move() == winner {
+        Value::Win(0)
+    } else {
+        Value::Loss(0)
+    }
+}
+
+impl Tablebase {
+    /// The value of `pos` for the side to move, with its distance in plies.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        pos.validate(self.rules()).map_err(ProbeError::Position)?;
+        self.probe_unvalidated(pos)
+    }
+
+    /// Win, draw or loss for the side to move: the fast path for search
+    /// (reads only the WDL blocks of compressed tables).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        pos.validate(self.rules()).map_err(ProbeError::Position)?;
+        self.wdl_unvalidated(pos)
+    }
+
+    /// [`Tablebase::probe`] without re-validating the position (for
+    /// positions reached by legal moves from a valid one).
+    pub(crate) fn probe_unvalidated(&self, pos: &Position) -> Result<Value, ProbeError> {
+        self.with_table(pos, |t, p| {
+            let stored = t.probe_as_stored(p)?;
+            self.resolve(t, p, stored)
+        })
+    }
+
+    /// Runs `probe` on the table of `pos`'s material with `pos` in that
+    /// table's colour order.
+    #[inline]
+    pub(crate) fn with_table<R>(
+        &self,
+        pos: &Position,
+        probe: impl Fn(&Table, &Position) -> Result<R, ProbeError>,
+    ) -> Result<R, ProbeError> {
+        let material =
+            Material::of_position(pos).ok_or(ProbeError::GameOver(GameOver::NoPieces))?;
+        let (canonical, flipped) = material.canonical();
+        let run = |table: &Table| {
+            if flipped {
+                probe(table, &pos.color_flip())
+            } else {
+                probe(table, pos)
+            }
+        };
+        if self.evicts() {
+            let table = self.table(canonical)?;
+            return run(&table);
+        }
+        // The resident path: the table is borrowed, no reference count is
+        // touched, so threads probing the same table do not contend.
+        match self.slot(canonical) {
+            Ok(t) => run(t),
+            Err(e) => Err(ProbeError::Table((**e).clone())),
+        }
+    }
+
+    /// The value for the side to move of playing `mv` in `pos`.
+    pub fn move_value(&self, pos: &Position, mv: &Move) -> Result<Value, ProbeError> {
+        if pos.is_winning_move(self.rules(), mv) {
+            return Ok(Value::Win(1));
+        }
+        Ok(Value::from_child(self.probe_unvalidated(&pos.play(mv))?))
+    }
+
+    /// Every legal move with its value, best first (ties in move order).
+    pub fn probe_root(&self, pos: &Position) -> Result<Vec<RootMove>, ProbeError> {
+        pos.validate(self.rules()).map_err(ProbeError::Position)?;
+        if Material::of_position(pos).is_none() {
+            return Err(ProbeError::GameOver(GameOver::NoPieces));
+        }
+        let mut moves = pos
+            .legal_moves(self.rules())
+            .iter()
+            .map(|mv| {
+                Ok(RootMove {
+                    mv: *mv,
+                    value: self.move_value(pos, mv)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ProbeError>>()?;
+        moves.sort_by_key(|r| std::cmp::Reverse(r.value));
+        Ok(moves)
+    }
+
+    /// The moves that keep the position's value (all of them, in move order).
+    /// Empty if the side to move has no legal move.
+    pub fn best_moves(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+        let root = self.probe_root(pos)?;
+        let Some(best) = root.first().map(|r| r.value) else {
+            return Ok(Vec::new());
+        };
+        Ok(root
+            .iter()
+            .take_while(|r| r.value == best)
+            .map(|r| r.mv)
+            .collect())
+    }
+
+    /// An optimal line of play from `pos` to the end of the game (the first
+    /// best move at every step). Empty for a draw, where no end exists.
+    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+        let value = self.probe(pos)?;
+        let Some(plies) = value.plies() else {
+            return Ok(Vec::new());
+        };
+        let mut line = Vec::with_capacity(plies as usize);
+        let mut cur = *pos;
+        for _ in 0..plies {
+            let Some(mv) = self.best_moves(&cur)?.first().copied() else {
+                break;
+            };
+            line.push(mv);
+            if cur.is_winning_move(self.rules(), &mv) {
+                break;
+            }
+            cur = cur.play(&mv);
+        }
+        if line.len() != plies as usize {
+            return Err(ProbeError::Table(TableError::Corrupt {
+                path: self.dir().to_path_buf(),
+                what: format!(
+                    "the line from {pos} ends after {} plies, but the table says {plies}",
+                    line.len()
+                ),
+            }));
+        }
+        Ok(line)
+    }
+
+    /// The WDL value of `pos` (reached by legal moves from a valid
+    /// position): the stored value, searched where the table has
+    /// don't-cares and it is not a win.
+    pub(crate) fn wdl_unvalidated(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        self.wdl_search(pos, None)
+    }
+
+    /// [`Tablebase::wdl_unvalidated`], stopping once the value is known to
+    /// be at least `enough` (then returning a value between `enough` and
+    /// the position's value).
+    pub(crate) fn wdl_search(
+        &self,
+        pos: &Position,
+        enough: Option<Wdl>,
+    ) -> Result<Wdl, ProbeError> {
+        self.with_table(pos, |t, p| {
+            let stored = t.probe_wdl_as_stored(p)?;
+            if !t.has_dont_cares() || stored == Wdl::Win || enough.is_some_and(|e| stored >= e) {
+                return Ok(stored);
+            }
+            let raw = RawPosition::from_position(p);
+            Ok(self
+                .tactical_search(&raw, Some(stored), enough, |p, mv, need| {
+                    self.wdl_search(&after_capture(p, mv), need)
+                })?
+                .unwrap_or(stored))
+        })
+    }
+
+    /// The value of `pos` given the value its table stores for it.
+    pub(crate) fn resolve(
+        &self,
+        table: &Table,
+        pos: &Position,
+        stored: Value,
+    ) -> Result<Value, ProbeError> {
+        if !table.has_dont_cares() || stored.wdl() == Wdl::Win {
+            return Ok(stored);
+        }
+        let Some(tactical) = self.tactical_wdl(&RawPosition::from_position(pos))? else {
+            return Ok(stored);
+        };
+        if tactical <= stored.wdl() {
+            return Ok(stored);
+        }
+        // A don't-care stored as another kind keeps no distance.
+        match tactical {
+            Wdl::Win => self.fastest_win(table, pos),
+            _ => Ok(Value::Draw),
+        }
+    }
+
+    /// The value of a won position whose distance is not stored: the
+    /// fastest move to a position lost for the opponent.
+    fn fastest_win(&self, table: &Table, pos: &Position) -> Result<Value, ProbeError> {
+        let rules = self.rules();
+        let mut best: Option<Value> = None;
+        for mv in pos.legal_moves(rules).iter() {
+            if pos.is_winning_move(rules, mv) {
+                return Ok(Value::Win(1));
+            }
+            let child = pos.play(mv);
+            if self.wdl_unvalidated(&child)? == Wdl::Loss {
+                let v = Value::from_child(self.probe_unvalidated(&child)?);
+                best = Some(best.map_or(v, |b| b.max(v)));
+            }
+        }
+        best.ok_or_else(|| {
+            ProbeError::Table(TableError::Corrupt {
+                path: table.path().to_path_buf(),
+                what: format!("{pos}: its tactical moves win, but no move wins"),
+            })
+        })
+    }
+
+    /// The value of any position (finished games included) with every legal
+    /// move and its value, best first.
+    ///
+    /// Errors: an impossible position (a piece in the water that may not
+    /// swim, on its own den, two pieces on a den, an animal not in the
+    /// game), or a table that is missing or damaged.
+    pub fn evaluate(&self, pos: &Position) -> Result<Evaluation, ProbeError> {
+        let mut e = self.evaluate_value(pos)?;
+        if e.game_over.is_none() {
+            e.moves = self.probe_root(pos)?;
+            if e.moves.is_empty() {
+                e.game_over = Some(GameOver::NoMoves);
+            }
+        }
+        Ok(e)
+    }
+
+    /// [`Tablebase::evaluate`] without the moves: one table probe for a
+    /// position that is not over (a side to move without a legal move is
+    /// reported by its value, `Loss(0)`, with `game_over` unset).
+    pub fn evaluate_value(&self, pos: &Position) -> Result<Evaluation, ProbeError> {
+        let board = self.rules().board();
+        // A piece on the enemy den ends the game; the rest of the position
+        // must still be a valid placement, and only one piece can have got
+        // there (the game ended when it arrived).
+        let on_den = pos
+            .pieces()
+            .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
+        let mut rest = *pos;
+        if let Some((_, s)) = on_den {
+            rest.remove(s);
+        }
+        rest.validate(self.rules()).map_err(ProbeError::Position)?;
+        let over = |value, why| Evaluation {
+            position: *pos,
+            value,
+            game_over: Some(why),
+            moves: Vec::new(),
+        };
+        if let Some((p, _)) = on_den {
+            return Ok(over(decided(pos, p.color), GameOver::Den));
+        }
+        for side in Color::ALL {
+            if pos.count(side) == 0 {
+                return Ok(over(decided(pos, side.opponent()), GameOver::NoPieces));
+            }
+        }
+        Ok(Evaluation {
+            position: *pos,
+            value: self.probe(pos)?,
+            game_over: None,
+            moves: Vec::new(),
+        })
+    }
+}
