@@ -26,11 +26,11 @@ pub fn hint_for(e: &(dyn Error + 'static)) -> Option<String> {
 fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
     if let Some(p) = e.downcast_ref::<ProbeError>() {
         return match p {
-            ProbeError::NoTables { ruleset, root, .. } => Some(format!(
+            ProbeError::NoTables { ruleset, dir, .. } => Some(format!(
                 "make them with `jungletb generate {} --out {}`, or point --tables (or \
                  JUNGLETB_TABLES) at the directory that holds them",
                 ruleset_args(ruleset),
-                root.display()
+                dir.parent().unwrap_or(dir).display()
             )),
             ProbeError::Table(t) => table_hint(t),
             _ => None,

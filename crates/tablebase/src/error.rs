@@ -20,9 +20,9 @@ pub enum ProbeError {
     NoTables {
         /// The rule set's label (its directory name).
         ruleset: String,
-        /// The tables root searched.
-        root: PathBuf,
-        /// The directory that would hold the tables.
+        /// The directory that would hold the tables: `<root>/<label>`.
+        /// (The tables root is its parent; not kept apart, so that probe
+        /// results stay as small as before: 80 bytes.)
         dir: PathBuf,
         /// The rule-set directories the root does hold.
         found: Vec<String>,
@@ -39,10 +39,10 @@ impl fmt::Display for ProbeError {
             ProbeError::Rules(e) => write!(f, "{e}"),
             ProbeError::NoTables {
                 ruleset,
-                root,
                 dir,
                 found,
             } => {
+                let root = dir.parent().unwrap_or(dir);
                 write!(
                     f,
                     "no tables for rule set '{ruleset}' in '{}' (no directory '{}')",

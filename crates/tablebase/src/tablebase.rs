@@ -185,7 +185,6 @@ impl Tablebase {
             found.sort();
             return Err(ProbeError::NoTables {
                 ruleset: rules.label(),
-                root: root.to_path_buf(),
                 dir,
                 found,
             });
