@@ -101,29 +101,6 @@ pub fn parse_materials(materials: &[String]) -> anyhow::Result<Vec<jungletb_inde
         .collect()
 }
 
-/// Keeps the table files of `materials` (any colour order; all files if
-/// empty). Fails on an unknown material name.
-pub fn only_materials(
-    files: Vec<std::path::PathBuf>,
-    materials: &[String],
-) -> anyhow::Result<Vec<std::path::PathBuf>> {
-    if materials.is_empty() {
-        return Ok(files);
-    }
-    let names: Vec<String> = parse_materials(materials)?
-        .iter()
-        .map(|m| m.canonical().0.to_string())
-        .collect();
-    Ok(files
-        .into_iter()
-        .filter(|p| {
-            p.file_stem()
-                .and_then(|s| s.to_str())
-                .is_some_and(|s| names.iter().any(|n| n == s))
-        })
-        .collect())
-}
-
 /// Writes one line of command output to standard output. When the reader
 /// has gone (a closed pipe), the program ends at once with success, as the
 /// output is no longer wanted; another write error ends it with a message
@@ -241,8 +218,7 @@ pub fn materials_in(
             }
         ));
     }
-    let files = jungletb_tablebase::table_files(dir)?;
-    let files = only_materials(files, materials)?;
+    let files = jungletb_solver::select_files(dir, &parse_materials(materials)?)?;
     let mut out = Vec::new();
     for f in &files {
         let h = Header::read(f)?;

@@ -11,10 +11,7 @@ use std::path::{Path, PathBuf};
 /// The table files (plain and compressed) under `tables` (a tables root or
 /// one rule set's directory), in name order; only those of `materials`
 /// (any colour order) when it is not empty.
-pub(crate) fn select_files(
-    tables: &Path,
-    materials: &[Material],
-) -> Result<Vec<PathBuf>, SolveError> {
+pub fn select_files(tables: &Path, materials: &[Material]) -> Result<Vec<PathBuf>, SolveError> {
     let files = table_files(tables)?;
     if materials.is_empty() {
         return Ok(files);

@@ -57,6 +57,7 @@ mod work;
 
 pub use compress::{compress, CompressEvent, CompressOptions, CompressReport, CompressedTable};
 pub use error::SolveError;
+pub use files::select_files;
 pub use generate::{
     generate, generate_with, GenerateEvent, GenerateOptions, GenerateReport, MaterialReport,
 };
