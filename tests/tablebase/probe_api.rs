@@ -175,7 +175,7 @@ fn errors_keep_their_causes() {
     let err = tb.probe(&pos).unwrap_err();
     assert!(matches!(
         err,
-        ProbeError::Position(jungletb::rules::PositionError::PieceInWater(_))
+        ProbeError::Position(jungletb::rules::PositionError::PieceInWater { .. })
     ));
     let cause = err.source().expect("a cause");
     assert!(cause

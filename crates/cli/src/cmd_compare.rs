@@ -74,11 +74,11 @@ fn share(n: u64, of: u64) -> f64 {
 
 pub fn run(a: Args) -> CmdResult {
     let rules_a = a.rules.resolve_in(Some(&a.tables.path))?;
-    let rules_b = RulesArgs {
-        ruleset: a.against.clone(),
+    let args_b = RulesArgs {
+        ruleset: Some(a.against.clone()),
         rules: a.against_rules.clone(),
-    }
-    .resolve_in(Some(&a.tables.path))?;
+    };
+    let rules_b = args_b.resolve_in(Some(&a.tables.path))?;
     if rules_a.id() == rules_b.id() {
         return Err(anyhow!(
             "both sides are the rule set '{}': nothing to compare",
@@ -89,8 +89,8 @@ pub fn run(a: Args) -> CmdResult {
         table_dir(&a.tables.path, &rules_a),
         table_dir(&a.tables.path, &rules_b),
     );
-    let in_a = materials_in(&dir_a, &rules_a, &a.materials)?;
-    let in_b = materials_in(&dir_b, &rules_b, &a.materials)?;
+    let in_a = materials_in(&dir_a, &rules_a, &a.rules, &a.materials)?;
+    let in_b = materials_in(&dir_b, &rules_b, &args_b, &a.materials)?;
     let materials: Vec<_> = in_a.into_iter().filter(|m| in_b.contains(m)).collect();
     if materials.is_empty() {
         return Err(anyhow!(

@@ -1,7 +1,9 @@
 //! `jungletb compress`: the compressed distribution form of table files.
 
 use crate::advice::{chain, hint_for};
-use crate::common::{count, human_bytes, parse_materials, thread_pool, CmdResult, TablesArg};
+use crate::common::{
+    count, human_bytes, parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg,
+};
 use anyhow::bail;
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
@@ -14,6 +16,10 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(flatten)]
     tables: TablesArg,
+    /// Only the tables of this rule set (default: every rule set's tables
+    /// under --tables).
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Where to write the compressed tables (mirroring the rule-set
     /// directories); default: beside the originals, which are kept.
     #[arg(long, value_name = "DIR")]
@@ -43,7 +49,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let opts = CompressOptions {
-        tables: a.tables.path.clone(),
+        tables: a.rules.directory_under(&a.tables.path)?,
         out: a.out,
         zstd_level: a.level,
         dont_cares: !a.no_dont_cares,

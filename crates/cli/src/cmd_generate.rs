@@ -17,9 +17,11 @@ pub struct Args {
     max_pieces: u32,
     #[command(flatten)]
     rules: RulesArgs,
-    /// Tables root directory (tables go to DIR/RULESET/).
+    /// Tables root directory (tables go to DIR/RULESET/); `--tables` is
+    /// another name for it, as in the other commands.
     #[arg(
         long,
+        visible_alias = "tables",
         default_value = "tables",
         env = "JUNGLETB_TABLES",
         value_name = "DIR"
@@ -45,8 +47,12 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    if !(2..=8).contains(&a.max_pieces) {
-        return Err(anyhow!("--max-pieces must be 2..8, got {}", a.max_pieces));
+    if !(2..=16).contains(&a.max_pieces) {
+        // (Above 5 pieces the index refuses, with the material and its size.)
+        return Err(anyhow!(
+            "--max-pieces must be 2 to 16 (a material has a piece a side, at most 16), got {}",
+            a.max_pieces
+        ));
     }
     let rules = a.rules.resolve_in(Some(&a.out))?;
     let materials = crate::common::parse_materials(&a.materials)?;

@@ -364,8 +364,8 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
     outln!();
     for (n, t) in &by_count {
         outln!(
-            "{n} pieces: {} tables, {} positions ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {}",
-            t.tables, t.positions, t.slots, human_bytes(t.bytes),
+            "{n} pieces: {}, {} positions ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {}",
+            crate::common::count(t.tables as usize, "table", "tables"), t.positions, t.slots, human_bytes(t.bytes),
             t.wld[0][0], t.wld[0][1], t.wld[0][2], t.wld[1][0], t.wld[1][1], t.wld[1][2], t.longest_win
         );
     }

@@ -27,7 +27,17 @@ pub fn run(a: Args) -> CmdResult {
     } else {
         a.position.parse()?
     };
-    pos.validate(&rules)?;
+    // A finished game is a position of the game with no moves: its perft
+    // is 0 at every depth above 0.
+    pos.validate_reachable(&rules)?;
+    if pos.is_game_over(&rules) && a.depth > 0 {
+        if a.divide {
+            outln!("total: 0");
+        } else {
+            outln!("0");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if a.divide {
         let mut total = 0;
         for (mv, n) in perft_divide(&pos, &rules, a.depth) {

@@ -53,8 +53,10 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    if let Some(n) = a.max_pieces.filter(|n| !(2..=8).contains(n)) {
-        return Err(anyhow!("--max-pieces must be 2..8, got {n}"));
+    if let Some(n) = a.max_pieces.filter(|n| !(2..=16).contains(n)) {
+        return Err(anyhow!(
+            "--max-pieces must be 2 to 16 (a material has a piece a side, at most 16), got {n}"
+        ));
     }
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let materials = crate::common::parse_materials(&a.materials)?;
@@ -75,10 +77,20 @@ pub fn run(a: Args) -> CmdResult {
         let root = std::fs::create_dir_all(&a.tables.path)
             .and_then(|_| std::fs::canonicalize(&a.tables.path))
             .with_context(|| a.tables.path.display().to_string())?;
-        let mut rule_args = vec!["--ruleset".to_string(), a.rules.ruleset.clone()];
+        let mut rule_args = vec!["--ruleset".to_string(), a.rules.name().to_string()];
         for kv in &a.rules.rules {
             rule_args.push("--rule".into());
             rule_args.push(kv.clone());
+        }
+        for (what, path) in [("the tables", &root), ("the jungletb binary", &binary)] {
+            if let Some(fs) = local_file_system(path) {
+                eprintln!(
+                    "warning: {what} ({}) lie on a {fs} file system, which other nodes \
+                     probably do not see: the tasks need the same tables directory and binary \
+                     on every node (a shared file system such as NFS or Lustre)",
+                    path.display()
+                );
+            }
         }
         let opts = SlurmOptions {
             binary,
@@ -142,14 +154,18 @@ fn write_text(
     writeln!(out, "tables: {}", plan.dir.display())?;
     writeln!(
         out,
-        "calibration: {:.0} ns per index slot per thread ({})",
+        "calibration: {:.0} ns per index slot per thread ({}; `jungletb plan --calibrate` \
+         measures this machine)",
         plan.calibration.ns_per_slot, plan.calibration.source
     )?;
     if plan.entries.is_empty() {
         writeln!(
             out,
-            "nothing to do: all {} tables are present",
-            plan.present
+            "nothing to do: {} present",
+            match plan.present {
+                1 => "the 1 table is".to_string(),
+                n => format!("all {n} tables are"),
+            }
         )?;
         return Ok(());
     }
@@ -201,4 +217,50 @@ fn write_text(
         writeln!(out, "wrote {}", s.display())?;
     }
     Ok(())
+}
+
+/// The type of the file system holding `path` when it is one that other
+/// nodes of a cluster cannot see (a RAM disk, or a disk of this machine
+/// under a temporary directory), read from `/proc/self/mountinfo`. `None`
+/// when it looks shared, or cannot be told (not Linux).
+fn local_file_system(path: &std::path::Path) -> Option<String> {
+    let path = std::fs::canonicalize(path).ok()?;
+    let info = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    // The mount with the longest mount point that holds the path.
+    let (_, fs) = info
+        .lines()
+        .filter_map(|l| {
+            let fields: Vec<&str> = l.split(' ').collect();
+            let mount = fields.get(4)?;
+            let dash = fields.iter().position(|f| *f == "-")?;
+            let fs = fields.get(dash + 1)?;
+            path.starts_with(mount)
+                .then(|| (mount.len(), fs.to_string()))
+        })
+        .max_by_key(|(len, _)| *len)?;
+    let temporary = ["/tmp", "/var/tmp", "/dev/shm", "/run"]
+        .iter()
+        .any(|t| path.starts_with(t));
+    let shared = [
+        "nfs",
+        "nfs4",
+        "lustre",
+        "gpfs",
+        "beegfs",
+        "cifs",
+        "smb3",
+        "ceph",
+        "fuse.glusterfs",
+        "glusterfs",
+        "panfs",
+        "fuse.sshfs",
+        "9p",
+        "virtiofs",
+    ];
+    match fs.as_str() {
+        "tmpfs" | "ramfs" => Some(fs),
+        f if shared.contains(&f) => None,
+        _ if temporary => Some(format!("{fs} (temporary directory)")),
+        _ => None,
+    }
 }

@@ -1,12 +1,13 @@
 //! `jungletb probe`.
 
 use crate::advice::{chain, hint_for};
-use crate::common::{CmdResult, RulesArgs, TablesArg};
+use crate::common::{duration, human_bytes, CmdResult, RulesArgs, TablesArg};
 use anyhow::bail;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
-use jungletb_rules::{Color, Move, Position, Ruleset, Value};
-use jungletb_tablebase::{Evaluation, GameOver, ProbeError, Tablebase};
+use jungletb_rules::{line_text, Color, Move, Position, Ruleset, Value};
+use jungletb_solver::{Calibration, Plan};
+use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
 use jungletb_wire::{self as wire, ErrorKind};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -23,10 +24,11 @@ pub struct Args {
     json: bool,
     /// Read positions from standard input, one per line, answering each as
     /// soon as it is read (also the default when no position is given and
-    /// standard input is not a terminal).
+    /// standard input is not a terminal); blank lines and lines starting
+    /// with `#` are skipped.
     #[arg(long)]
     batch: bool,
-    /// Positions, e.g. "7/7/7/7/7/7/7/7/E5r w" (quote each).
+    /// Positions, e.g. "7/7/7/7/7/7/7/7/E5r w" (quote each), or `start`.
     positions: Vec<String>,
 }
 
@@ -52,13 +54,53 @@ impl From<ProbeError> for Failure {
     }
 }
 
+/// What generating `material` under `rules` into `root` costs, said when
+/// it is more than a few seconds: it builds every smaller table it needs
+/// too. An error if no index can hold the material.
+fn generate_cost(
+    root: &std::path::Path,
+    rules: &Ruleset,
+    material: Material,
+) -> Result<String, jungletb_indexer::IndexError> {
+    let (canonical, _) = material.canonical();
+    jungletb_indexer::PositionIndex::new(canonical, rules)?;
+    let list = Material::with_dependencies(&[canonical]);
+    let Ok(plan) = Plan::new(root, rules, list, Calibration::default()) else {
+        return Ok(String::new());
+    };
+    let seconds = plan.core_seconds() / rayon::current_num_threads().max(1) as f64;
+    if seconds < 30.0 {
+        return Ok(String::new());
+    }
+    let memory = plan
+        .entries
+        .iter()
+        .map(|e| e.memory_bytes)
+        .max()
+        .unwrap_or(0);
+    Ok(format!(
+        " (it also builds the {} smaller tables it needs that are missing: about {} on this \
+         machine's {} cores and up to {} of memory, by `jungletb plan`'s estimate)",
+        plan.entries.len().saturating_sub(1),
+        duration(seconds),
+        rayon::current_num_threads(),
+        human_bytes(memory)
+    ))
+}
+
+/// The position a line of input names: its notation, or `start`.
+fn parse_position(text: &str) -> Result<Position, jungletb_rules::ParseError> {
+    if text == "start" {
+        return Ok(Position::start());
+    }
+    text.parse()
+}
+
 fn answer(tb: &Tablebase, text: &str) -> Result<Answer, Failure> {
-    let pos: Position = text
-        .parse()
-        .map_err(|e: jungletb_rules::ParseError| Failure {
-            kind: ErrorKind::Notation,
-            error: e.into(),
-        })?;
+    let pos = parse_position(text).map_err(|e| Failure {
+        kind: ErrorKind::Notation,
+        error: e.into(),
+    })?;
     let eval = tb.evaluate(&pos)?;
     let line = if eval.game_over.is_some() {
         Vec::new()
@@ -79,14 +121,16 @@ fn probe_hint(a: &Args, text: &str, f: &Failure) -> Option<String> {
     );
     match f.kind {
         ErrorKind::MissingTable => {
-            let material = text
-                .parse::<Position>()
-                .ok()
-                .and_then(|p| Material::of_position(&p))?;
-            Some(format!(
-                "generate it (and the smaller tables it needs) with `{generate} --material \
-                 {material}`, or point --tables (or JUNGLETB_TABLES) at the tables"
-            ))
+            let pos = parse_position(text).ok()?;
+            let material = Material::of_position(&pos)?;
+            let rules = a.rules.resolve_in(Some(&a.tables.path)).ok()?;
+            Some(match generate_cost(&a.tables.path, &rules, material) {
+                Err(too_large) => format!("no table can hold this position: {too_large}"),
+                Ok(cost) => format!(
+                    "generate it with `{generate} --material {material}`{cost}, or point \
+                     --tables (or JUNGLETB_TABLES) at the tables"
+                ),
+            })
         }
         ErrorKind::NoTables => Some(format!(
             "make them with `{generate}`, or point --tables (or JUNGLETB_TABLES) at the tables"
@@ -149,24 +193,17 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
         a.eval.position,
         a.eval.position.to_diagram(rules)
     )?;
-    match a.eval.game_over {
-        Some(f @ (GameOver::Den | GameOver::NoPieces)) => {
-            writeln!(
-                out,
-                "Game over ({}): {} for {mover} (to move)\n",
-                f.describe(),
-                a.eval.value
-            )?;
-            return Ok(());
-        }
-        Some(GameOver::NoMoves) => writeln!(
+    if let Some(over) = a.eval.game_over {
+        // A finished game has no best move and no line: say why instead.
+        writeln!(
             out,
-            "Game over ({}): {} for {mover} (to move)",
-            GameOver::NoMoves.describe(),
+            "Game over ({}): {} for {mover} (to move); no moves to play\n",
+            over.describe(),
             a.eval.value
-        )?,
-        None => writeln!(out, "Value: {} for {mover} (to move)", a.eval.value)?,
+        )?;
+        return Ok(());
     }
+    writeln!(out, "Value: {} for {mover} (to move)", a.eval.value)?;
     if !a.eval.moves.is_empty() {
         writeln!(out, "Moves:")?;
         for r in &a.eval.moves {
@@ -187,7 +224,7 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
     let line = if a.line.is_empty() && a.eval.value == Value::Draw {
         "(draw: no forced end)".to_string()
     } else {
-        moves_text(&a.line)
+        line_text(&a.eval.position, &a.line, rules)
     };
     writeln!(out, "Line: {line}\n")
 }
@@ -239,8 +276,11 @@ pub fn run(a: Args) -> CmdResult {
         if from_stdin {
             for line in std::io::stdin().lock().lines() {
                 let line = line?;
-                if !line.trim().is_empty() {
-                    one(line.trim())?;
+                // Blank lines and `#` comments are skipped (a file of
+                // positions may carry notes).
+                let text = line.trim();
+                if !text.is_empty() && !text.starts_with('#') {
+                    one(text)?;
                 }
             }
         }

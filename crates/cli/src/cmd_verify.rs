@@ -1,7 +1,7 @@
 //! `jungletb verify`.
 
 use crate::advice::{chain, hint_for};
-use crate::common::{count, parse_materials, thread_pool, CmdResult, TablesArg};
+use crate::common::{count, parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
 use clap::Args as ClapArgs;
 use jungletb_solver::{verify, Outcome, VerifyOptions};
 use jungletb_wire as wire;
@@ -12,6 +12,10 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(flatten)]
     tables: TablesArg,
+    /// Only the tables of this rule set (default: every rule set's tables
+    /// under --tables).
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -28,7 +32,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let opts = VerifyOptions {
-        tables: a.tables.path.clone(),
+        tables: a.rules.directory_under(&a.tables.path)?,
         materials: parse_materials(&a.materials)?,
     };
     let pool = thread_pool(a.threads)?;
@@ -37,10 +41,11 @@ pub fn run(a: Args) -> CmdResult {
     let verdicts = pool.install(|| {
         verify(&opts, &mut |v| {
             if json {
-                outln!(
-                    "{}",
-                    serde_json::to_string(&wire::FileVerdict::from(v)).expect("serialisable")
-                );
+                // With -q only the files that failed, then the summary.
+                if !(quiet && v.passed()) {
+                    let line = wire::FileVerdict::from(v);
+                    outln!("{}", serde_json::to_string(&line).expect("serialisable"));
+                }
                 return;
             }
             match &v.outcome {

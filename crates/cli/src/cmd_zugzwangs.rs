@@ -39,7 +39,7 @@ fn example_json(e: &Example) -> serde_json::Value {
 pub fn run(a: Args) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let dir = table_dir(&a.tables.path, &rules);
-    let materials = materials_in(&dir, &rules, &a.materials)?;
+    let materials = materials_in(&dir, &rules, &a.rules, &a.materials)?;
     let tb = Tablebase::with_dir(dir, rules);
     let pool = thread_pool(a.scan.threads)?;
     let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);

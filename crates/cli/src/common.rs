@@ -23,9 +23,11 @@ pub struct TablesArg {
 /// The rule set to use: a named one plus overrides.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
-    /// Rule set: standard, leiden or popular.
-    #[arg(long, default_value = "standard", value_name = "NAME")]
-    pub ruleset: String,
+    /// Rule set: standard, leiden or popular, or the label of a custom rule
+    /// set's directory (default: standard, or the rule set of the tables
+    /// when --tables names one rule set's directory).
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
     /// Override one rule option, e.g. --rule universal_traps=true (repeatable).
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
@@ -42,11 +44,18 @@ impl RulesArgs {
     /// `standard-custom-0123456789abcdef`): its options are read from a
     /// table's header there.
     pub fn resolve_in(&self, tables: Option<&Path>) -> anyhow::Result<Ruleset> {
-        let mut r = match Ruleset::by_name(&self.ruleset) {
-            Ok(r) => r,
-            Err(e) => match tables.and_then(|t| custom_ruleset(t, &self.ruleset)) {
-                Some(r) => r,
-                None => return Err(e.into()),
+        let mut r = match &self.ruleset {
+            // Not given: the rule set of the tables when --tables is one
+            // rule set's directory, else standard.
+            None => tables
+                .and_then(rule_set_of_directory)
+                .unwrap_or_else(Ruleset::standard),
+            Some(name) => match Ruleset::by_name(name) {
+                Ok(r) => r,
+                Err(e) => match tables.and_then(|t| custom_ruleset(t, name)) {
+                    Some(r) => r,
+                    None => return Err(e.into()),
+                },
             },
         };
         for kv in &self.rules {
@@ -59,12 +68,47 @@ impl RulesArgs {
     /// The `--ruleset`/`--rule` arguments that select this rule set again
     /// (for hints naming a command to run).
     pub fn command_args(&self) -> String {
-        let mut s = format!("--ruleset {}", self.ruleset);
+        let mut s = format!("--ruleset {}", self.name());
         for kv in &self.rules {
             s.push_str(&format!(" --rule {kv}"));
         }
         s
     }
+}
+
+impl RulesArgs {
+    /// The directory a command that works on every rule set by default
+    /// works on: `tables` itself, or the rule set's directory under it when
+    /// `--ruleset` or `--rule` is given.
+    pub fn directory_under(&self, tables: &Path) -> anyhow::Result<std::path::PathBuf> {
+        if self.ruleset.is_none() && self.rules.is_empty() {
+            return Ok(tables.to_path_buf());
+        }
+        let rules = self.resolve_in(Some(tables))?;
+        Ok(jungletb_tablebase::table_dir(tables, &rules))
+    }
+
+    /// The `--ruleset` given, or `standard`.
+    pub fn name(&self) -> &str {
+        self.ruleset.as_deref().unwrap_or("standard")
+    }
+}
+
+/// The rule set of the tables directly in `dir` (one rule set's
+/// directory), read from a table header; `None` if `dir` holds no table.
+fn rule_set_of_directory(dir: &Path) -> Option<Ruleset> {
+    let rd = std::fs::read_dir(dir).ok()?;
+    for e in rd.flatten() {
+        let path = e.path();
+        let ext = path.extension().and_then(|x| x.to_str());
+        if ext != Some(TABLE_EXTENSION) && ext != Some(COMPRESSED_EXTENSION) {
+            continue;
+        }
+        if let Ok(h) = Header::read(&path) {
+            return Ruleset::from_canonical_string(&h.ruleset).ok();
+        }
+    }
+    None
 }
 
 /// The rule set of the tables in directory `label` under `root` (or `root`
@@ -205,17 +249,17 @@ pub struct ScanArgs {
 pub fn materials_in(
     dir: &Path,
     rules: &Ruleset,
+    rule_args: &RulesArgs,
     materials: &[String],
 ) -> anyhow::Result<Vec<jungletb_indexer::Material>> {
     if !dir.is_dir() {
         return Err(anyhow!(
-            "no tables of rule set '{}': '{}' is not a directory (make them with `jungletb generate {}`)",
+            "no tables of rule set '{}': '{}' is not a directory (make them with `jungletb \
+             generate {} --out {}`)",
             rules.label(),
             dir.display(),
-            match rules.matching_name() {
-                Some(n) => format!("--ruleset {n}"),
-                None => "--ruleset … --rule …".into(),
-            }
+            rule_args.command_args(),
+            dir.parent().unwrap_or(dir).display()
         ));
     }
     let files = jungletb_solver::select_files(dir, &parse_materials(materials)?)?;

@@ -109,7 +109,7 @@ fn batch_reports_errors_per_line_and_fails_overall() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"7/7/7/7/7/7/7/7/Er5 w\nnot a position\n7/7/7/7/7/7/7/7/E5r w\n3E3/7/7/7/7/7/7/7/r6 w\n")
+        .write_all(b"7/7/7/7/7/7/7/7/Er5 w\nnot a position\n7/7/7/7/7/7/7/7/E5r w\n3E3/7/7/7/7/7/7/7/r6 b\n")
         .unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(
@@ -161,7 +161,6 @@ fn finished_games_are_answered_with_their_result_and_reason() {
         ("3E3/7/7/7/7/7/7/7/6r b", "loss", 0, "den"),
         // Black has no pieces left.
         ("7/7/7/7/7/7/7/7/E6 b", "loss", 0, "no_pieces"),
-        ("7/7/7/7/7/7/7/7/E6 w", "win", 0, "no_pieces"),
     ] {
         let (o, lines) = probe_json(&[], &[pos]);
         assert!(o.status.success(), "{pos}: {:?}", text(&o));

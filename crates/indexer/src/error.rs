@@ -1,26 +1,66 @@
 //! Errors of the indexer crate.
 
+use crate::material::{Material, MaterialError};
+use jungletb_rules::Animal;
 use std::fmt;
 
 /// A material or index could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IndexError {
     /// The material name is malformed.
-    BadMaterial(String),
+    BadMaterial(MaterialError),
+    /// An index is built for canonical materials only: this one is stored
+    /// colour-swapped.
+    NotCanonical(Material),
     /// The material uses an animal that does not take part under the rules.
-    AnimalNotInGame(String),
-    /// The index would not fit the 32-bit positions the solver uses.
-    TooLarge(String),
+    AnimalNotInGame {
+        /// The material.
+        material: Material,
+        /// The animal.
+        animal: Animal,
+    },
+    /// The index would not fit the 32-bit slots the solver and the files
+    /// use (every material up to 5 pieces fits).
+    TooLarge {
+        /// The material.
+        material: Material,
+        /// The index slots it would need.
+        slots: u64,
+    },
 }
 
 impl fmt::Display for IndexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IndexError::BadMaterial(m) => write!(f, "unknown material: {m}"),
-            IndexError::AnimalNotInGame(m) => write!(f, "material not playable: {m}"),
-            IndexError::TooLarge(m) => write!(f, "material too large: {m}"),
+            IndexError::BadMaterial(e) => write!(f, "{e}"),
+            IndexError::NotCanonical(m) => {
+                write!(f, "{m} is stored as {} (colours swapped)", m.flipped())
+            }
+            IndexError::AnimalNotInGame { material, animal } => write!(
+                f,
+                "material not playable: {material}: the {} does not take part under these rules",
+                animal.name()
+            ),
+            IndexError::TooLarge { material, slots } => write!(
+                f,
+                "material too large: {material} has {slots} index slots, more than the 2^32 \
+                 an index holds (tables go up to 5 pieces)"
+            ),
         }
     }
 }
 
-impl std::error::Error for IndexError {}
+impl std::error::Error for IndexError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            IndexError::BadMaterial(e) => e.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<MaterialError> for IndexError {
+    fn from(e: MaterialError) -> Self {
+        IndexError::BadMaterial(e)
+    }
+}

@@ -113,19 +113,16 @@ impl PositionIndex {
     /// The index of canonical material `material` under `rules`.
     pub fn new(material: Material, rules: &Ruleset) -> Result<PositionIndex, IndexError> {
         if !material.is_canonical() {
-            return Err(IndexError::BadMaterial(format!(
-                "{material} is stored as {} (colours swapped)",
-                material.flipped()
-            )));
+            return Err(IndexError::NotCanonical(material));
         }
         let board = rules.board();
         let all = material.pieces();
         for p in &all {
             if !rules.animal_allowed(p.animal) {
-                return Err(IndexError::AnimalNotInGame(format!(
-                    "{material}: the {} does not take part under these rules",
-                    p.animal.name()
-                )));
+                return Err(IndexError::AnimalNotInGame {
+                    material,
+                    animal: p.animal,
+                });
             }
         }
         let square_count = |p: &Piece| {
@@ -193,10 +190,10 @@ impl PositionIndex {
         let placements = pairs.len() as u64 * rest_size;
         let sides = if material.is_symmetric() { 1 } else { 2 };
         if placements * sides > u32::MAX as u64 {
-            return Err(IndexError::TooLarge(format!(
-                "{material} has {} index slots, more than the 2^32 an index holds (tables go up to 5 pieces)",
-                placements * sides
-            )));
+            return Err(IndexError::TooLarge {
+                material,
+                slots: placements * sides,
+            });
         }
         let fast_ranges = ranges
             .iter()

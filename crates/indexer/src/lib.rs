@@ -29,5 +29,5 @@ mod neighbours;
 
 pub use error::IndexError;
 pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
-pub use material::Material;
+pub use material::{Material, MaterialError};
 pub use neighbours::Neighbours;

@@ -1,9 +1,29 @@
 //! Materials: which pieces each side has.
 
-use crate::error::IndexError;
 use jungletb_rules::{Animal, Color, Piece, Position};
 use std::fmt;
 use std::str::FromStr;
+
+/// A material name that does not parse, or masks that make no material.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MaterialError {
+    /// The text given (empty for masks).
+    pub given: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl fmt::Display for MaterialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.given.is_empty() {
+            write!(f, "unknown material: {}", self.why)
+        } else {
+            write!(f, "unknown material: '{}': {}", self.given, self.why)
+        }
+    }
+}
+
+impl std::error::Error for MaterialError {}
 
 /// The pieces of both sides, as two bit masks (bit `animal.index()`).
 ///
@@ -17,11 +37,12 @@ pub struct Material {
 
 impl Material {
     /// A material from the two animal masks. Both must be non-empty.
-    pub fn new(white: u8, black: u8) -> Result<Material, IndexError> {
+    pub fn new(white: u8, black: u8) -> Result<Material, MaterialError> {
         if white == 0 || black == 0 {
-            return Err(IndexError::BadMaterial(
-                "each side needs at least one piece (with none the game is over)".into(),
-            ));
+            return Err(MaterialError {
+                given: String::new(),
+                why: "each side needs at least one piece (with none the game is over)".into(),
+            });
         }
         Ok(Material { white, black })
     }
@@ -192,16 +213,19 @@ impl fmt::Debug for Material {
 }
 
 impl FromStr for Material {
-    type Err = IndexError;
+    type Err = MaterialError;
 
     /// Parses `ELvR` (letters in any order, either case; each animal at most
     /// once a side).
-    fn from_str(s: &str) -> Result<Material, IndexError> {
-        let bad = |why: &str| IndexError::BadMaterial(format!("'{s}': {why}"));
+    fn from_str(s: &str) -> Result<Material, MaterialError> {
+        let bad = |why: &str| MaterialError {
+            given: s.to_string(),
+            why: why.to_string(),
+        };
         let (w, b) = s
             .split_once(['v', 'V'])
             .ok_or_else(|| bad("expected White's letters, 'v', Black's letters (e.g. ELvR)"))?;
-        let parse_side = |text: &str| -> Result<u8, IndexError> {
+        let parse_side = |text: &str| -> Result<u8, MaterialError> {
             let mut mask = 0u8;
             for c in text.chars() {
                 let a = Animal::from_letter(c)
@@ -216,7 +240,10 @@ impl FromStr for Material {
             }
             Ok(mask)
         };
-        Material::new(parse_side(w)?, parse_side(b)?)
+        Material::new(parse_side(w)?, parse_side(b)?).map_err(|e| MaterialError {
+            given: s.to_string(),
+            why: e.why,
+        })
     }
 }
 

@@ -1,5 +1,7 @@
 //! Error types of the rules crate.
 
+use crate::board::Square;
+use crate::piece::{Color, Piece};
 use std::fmt;
 
 /// A position's notation could not be parsed.
@@ -26,22 +28,86 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// A well-formed position that cannot occur under the rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PositionError {
-    /// A piece stands on a den.
-    PieceOnDen(String),
+    /// A piece stands on a den (its own den is out of bounds; entering the
+    /// enemy den ends the game, which [`Position::validate`](crate::Position::validate)
+    /// does not answer).
+    PieceOnDen {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
     /// A piece that cannot swim stands in the water.
-    PieceInWater(String),
+    PieceInWater {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
     /// The animal does not take part under these rules.
-    AnimalNotInGame(String),
+    AnimalNotInGame {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
+    /// A piece stands on the enemy den with its own side to move: the game
+    /// ended when it entered, and then the other side was to move.
+    DenEnteredOutOfTurn {
+        /// The piece.
+        piece: Piece,
+        /// The den.
+        square: Square,
+    },
+    /// A side has no pieces and its opponent is to move: the game ended
+    /// when the last one was taken, and then that side was to move.
+    CapturedOutOfTurn {
+        /// The side without pieces.
+        side: Color,
+    },
+    /// No piece on the board.
+    Empty,
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = |p: &Piece, s: &Square| format!("{} {} on {s}", p.color.name(), p.animal.name());
         match self {
-            PositionError::PieceOnDen(s) => write!(f, "impossible position: {s}"),
-            PositionError::PieceInWater(s) => write!(f, "impossible position: {s}"),
-            PositionError::AnimalNotInGame(s) => write!(f, "impossible position: {s}"),
+            PositionError::PieceOnDen { piece, square } => write!(
+                f,
+                "impossible position: {}: no piece may stand on a den (own den is illegal, \
+                 entering the enemy den ends the game)",
+                who(piece, square)
+            ),
+            PositionError::PieceInWater { piece, square } => write!(
+                f,
+                "impossible position: {}: only the Rat may enter the water",
+                who(piece, square)
+            ),
+            PositionError::AnimalNotInGame { piece, square } => write!(
+                f,
+                "impossible position: {}: this animal does not take part under these rules",
+                who(piece, square)
+            ),
+            PositionError::DenEnteredOutOfTurn { piece, square } => write!(
+                f,
+                "unreachable position: {} has entered the enemy den, which ended the game \
+                 with {} to move, not {}",
+                who(piece, square),
+                piece.color.opponent().name(),
+                piece.color.name()
+            ),
+            PositionError::CapturedOutOfTurn { side } => write!(
+                f,
+                "unreachable position: {} has no pieces left, which ended the game with {} \
+                 to move, not {}",
+                side.name(),
+                side.name(),
+                side.opponent().name()
+            ),
+            PositionError::Empty => f.write_str("impossible position: no piece on the board"),
         }
     }
 }

@@ -39,6 +39,7 @@ pub use error::{ParseError, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
 pub use move_tables::MoveTables;
 pub use movegen::{Move, MoveList};
+pub use notation::line_text;
 pub use options::{RuleOption, RULE_OPTIONS};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};

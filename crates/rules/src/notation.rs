@@ -2,8 +2,10 @@
 
 use crate::board::Square;
 use crate::error::ParseError;
+use crate::movegen::Move;
 use crate::piece::{Color, Piece};
-use crate::position::{color_name, Position};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
 use std::fmt;
 use std::str::FromStr;
 
@@ -63,7 +65,7 @@ impl FromStr for Position {
                     if let Some(other) = pos.square_of(p) {
                         return Err(ParseError::new(format!(
                             "two {} {}s (on {other} and {sq}); each side has at most one of each animal",
-                            color_name(p.color),
+                            p.color.name(),
                             p.animal.name()
                         )));
                     }
@@ -123,6 +125,42 @@ impl fmt::Display for Position {
         }
         write!(f, " {}", self.side_to_move().letter())
     }
+}
+
+/// A line of play from `pos` written for people: numbered moves, each with
+/// the letter of the piece that moves (upper case White, lower case
+/// Black), `x` before the square of a capture and `#` after a move that
+/// ends the game (a den entry or the last capture), e.g.
+/// `1... rg1f1 2. Ec3c2 rf1e1 3. Ec2c3 re1d1#`. Moves that are not legal
+/// in turn end the text where they start.
+pub fn line_text(pos: &Position, line: &[Move], rules: &Ruleset) -> String {
+    let mut out = String::new();
+    let mut cur = *pos;
+    let mut number = 1;
+    for (k, mv) in line.iter().enumerate() {
+        let Some(piece) = cur.piece_at(mv.from) else {
+            break;
+        };
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        match cur.side_to_move() {
+            Color::White => out.push_str(&format!("{number}. ")),
+            Color::Black if k == 0 => out.push_str(&format!("{number}... ")),
+            Color::Black => {}
+        }
+        let capture = if mv.captured.is_some() { "x" } else { "" };
+        out.push_str(&format!("{}{}{capture}{}", piece.letter(), mv.from, mv.to));
+        if cur.is_winning_move(rules, mv) {
+            out.push('#');
+            break;
+        }
+        if cur.side_to_move() == Color::Black {
+            number += 1;
+        }
+        cur = cur.play(mv);
+    }
+    out
 }
 
 #[cfg(test)]

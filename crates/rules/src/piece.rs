@@ -30,6 +30,14 @@ impl Color {
         self as usize
     }
 
+    /// `White` or `Black`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
+
     /// The notation letter for the side to move: `w` or `b`.
     pub fn letter(self) -> char {
         match self {

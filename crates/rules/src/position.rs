@@ -50,7 +50,7 @@ impl Position {
             if let Some(other) = pos.square_of(p) {
                 return Err(format!(
                     "two {} {}s (on {other} and {s}); each side has at most one of each animal",
-                    color_name(p.color),
+                    p.color.name(),
                     p.animal.name()
                 ));
             }
@@ -197,27 +197,48 @@ impl Position {
     /// on a den, no non-swimmer in the water, only animals of the game.
     pub fn validate(&self, rules: &Ruleset) -> Result<(), PositionError> {
         let board = rules.board();
-        for (p, s) in self.pieces() {
-            // Built only on error: validation runs on every probe.
-            let who = || format!("{} {} on {s}", color_name(p.color), p.animal.name());
-            if !rules.animal_allowed(p.animal) {
-                return Err(PositionError::AnimalNotInGame(format!(
-                    "{}: this animal does not take part under these rules",
-                    who()
-                )));
+        for (piece, square) in self.pieces() {
+            if !rules.animal_allowed(piece.animal) {
+                return Err(PositionError::AnimalNotInGame { piece, square });
             }
-            if board.is_den(s) {
-                return Err(PositionError::PieceOnDen(format!(
-                    "{}: no piece may stand on a den (own den is illegal, entering the enemy den ends the game)",
-                    who()
-                )));
+            if board.is_den(square) {
+                return Err(PositionError::PieceOnDen { piece, square });
             }
-            if board.is_water(s) && !rules.swims(p.animal) {
-                return Err(PositionError::PieceInWater(format!(
-                    "{}: only the Rat may enter the water",
-                    who()
-                )));
+            if board.is_water(square) && !rules.swims(piece.animal) {
+                return Err(PositionError::PieceInWater { piece, square });
             }
+        }
+        Ok(())
+    }
+
+    /// Checks that the position can occur in a game, finished games
+    /// included: as [`Position::validate`], except that one piece may stand
+    /// on the enemy den if its side moved last, and a side may have no
+    /// pieces if it is to move (the game ended on the move before). Refuses
+    /// an empty board.
+    pub fn validate_reachable(&self, rules: &Ruleset) -> Result<(), PositionError> {
+        let board = rules.board();
+        let on_den = self
+            .pieces()
+            .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
+        let mut rest = *self;
+        if let Some((_, square)) = on_den {
+            rest.remove(square);
+        }
+        rest.validate(rules)?;
+        if let Some((piece, square)) = on_den {
+            if piece.color == self.side_to_move() {
+                return Err(PositionError::DenEnteredOutOfTurn { piece, square });
+            }
+        }
+        if self.count(Color::White) + self.count(Color::Black) == 0 {
+            return Err(PositionError::Empty);
+        }
+        let mover = self.side_to_move();
+        if self.count(mover.opponent()) == 0 {
+            return Err(PositionError::CapturedOutOfTurn {
+                side: mover.opponent(),
+            });
         }
         Ok(())
     }
@@ -295,12 +316,5 @@ impl Position {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({self})")
-    }
-}
-
-pub(crate) fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }

@@ -335,13 +335,12 @@ async fn stats(
     let Path((label, material)) =
         tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
     let (served, tb) = tri!(served(&state, Ok(Path(label))));
-    let m: Material =
-        tri!(material
-            .parse()
-            .map_err(|e: jungletb_indexer::IndexError| ApiError::bad(
-                ErrorKind::Material,
-                e.to_string()
-            )));
+    let m: Material = tri!(material
+        .parse()
+        .map_err(|e: jungletb_indexer::MaterialError| ApiError::bad(
+            ErrorKind::Material,
+            e.to_string()
+        )));
     let key = format!("stats|{}|{}", served.label, m.canonical().0);
     let generate_args = served.generate_args.clone();
     cached_or_compute(Arc::clone(&state), key, move || {

@@ -113,7 +113,6 @@ pub fn generate_with(
     let rules = &opts.rules;
     rules.check_supported()?;
     let dir = table_dir(&opts.root, rules);
-    std::fs::create_dir_all(&dir).map_err(|e| SolveError::io(&dir, "creating the directory", e))?;
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| rules.animal_allowed(a))
     } else {
@@ -143,6 +142,9 @@ pub fn generate_with(
         }
     }
 
+    // Only now that the request is known to be possible: nothing is
+    // created for a request that is refused.
+    std::fs::create_dir_all(&dir).map_err(|e| SolveError::io(&dir, "creating the directory", e))?;
     let total_positions: u64 = list
         .iter()
         .filter(|&&m| !table_path(&dir, m).exists())

@@ -61,7 +61,7 @@ pub use files::select_files;
 pub use generate::{
     generate, generate_with, GenerateEvent, GenerateOptions, GenerateReport, MaterialReport,
 };
-pub use plan::{Calibration, Plan, PlanEntry};
+pub use plan::{peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT};
 pub use solve::{in_memory_bytes, minimum_memory, solve_material, SolveStats, SolvedValues};
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, VerifyReport};

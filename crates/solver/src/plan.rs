@@ -14,7 +14,6 @@
 
 use crate::error::SolveError;
 use crate::generate::{generate, GenerateOptions};
-use crate::solve::in_memory_bytes;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{table_dir, table_path, Header};
@@ -37,8 +36,7 @@ impl Default for Calibration {
         Calibration {
             ns_per_slot: 260.0,
             source: "built-in: 5-piece material TPRvEL (295 M slots) solved in 38 s \
-                     with 2 threads on a 2-core AMD EPYC VM, 2026-11-30; \
-                     a calibration run measures this machine"
+                     with 2 threads on a 2-core AMD EPYC VM, 2026-11-30"
                 .into(),
         }
     }
@@ -91,8 +89,8 @@ pub struct PlanEntry {
     pub slots: u64,
     /// The materials one capture away, which must exist first.
     pub depends_on: Vec<Material>,
-    /// Estimated memory to solve it entirely in memory: working arrays plus
-    /// the sub-tables it reads (mapped).
+    /// Estimated peak resident memory of its solve in memory (see
+    /// [`peak_memory_bytes`]).
     pub memory_bytes: u64,
     /// Estimated solve time with one thread.
     pub seconds_one_thread: f64,
@@ -166,7 +164,7 @@ impl Plan {
                 material: m,
                 slots: index.size(),
                 depends_on,
-                memory_bytes: in_memory_bytes(index.size()) + sub_bytes,
+                memory_bytes: peak_memory_bytes(index.size(), sub_bytes),
                 seconds_one_thread: calibration.seconds(index.size(), 1),
                 reason,
             });
@@ -195,7 +193,12 @@ impl Plan {
 
     /// Total estimated core-seconds.
     pub fn core_seconds(&self) -> f64 {
-        self.entries.iter().map(|e| e.seconds_one_thread).sum()
+        // `+ 0.0`: the sum of no f64 is -0.0, which would print as "-0.0".
+        self.entries
+            .iter()
+            .map(|e| e.seconds_one_thread)
+            .sum::<f64>()
+            + 0.0
     }
 }
 
@@ -212,9 +215,45 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
     Ok(())
 }
 
+/// Bytes of memory per index slot at the peak of a solve in memory, as
+/// measured (see [`peak_memory_bytes`]).
+pub const PEAK_BYTES_PER_SLOT: f64 = 6.0;
+
+/// The estimated peak resident memory of solving a material of `slots`
+/// index slots in memory, whose sub-tables (read through captures, mapped)
+/// hold `sub_slots` slots: [`PEAK_BYTES_PER_SLOT`] a slot, one byte a
+/// sub-table slot, and 16 MiB for the program.
+///
+/// Calibration (`/usr/bin/time -v jungletb generate --material M`, 2
+/// threads, sub-tables present, 2026-12-01, this code): `TPDvEC`, 232.9 M
+/// slots, peak RSS 1,244,904 KiB (5.47 bytes a slot; estimate 1.44 GB,
+/// +13 %); `DCRvCR`, 372.0 M slots (the largest 5-piece size), 2,069,456
+/// KiB (5.70 a slot; estimate 2.28 GB, +8 %); `ELvTR`, 6.5 M slots, 41,052
+/// KiB (estimate 57 MB). The working cells are 4 bytes a slot and the
+/// level bitmaps 1/4; the rest is the sweep's lists of decided positions,
+/// which vary by material. The earlier estimate (4.25 bytes a slot plus 64
+/// MiB) was under the peak of large materials and over that of small ones.
+pub fn peak_memory_bytes(slots: u64, sub_slots: u64) -> u64 {
+    (slots as f64 * PEAK_BYTES_PER_SLOT) as u64 + sub_slots + (16 << 20)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_estimate_covers_the_measured_peaks_without_much_to_spare() {
+        // (slots, sub-table slots, peak RSS in KiB) measured with
+        // `/usr/bin/time -v` (see peak_memory_bytes).
+        for (slots, subs, kib) in [
+            (232_912_260u64, 25_879_140u64, 1_244_904u64),
+            (371_984_508, 33_532_758, 2_069_456),
+        ] {
+            let est = peak_memory_bytes(slots, subs) as f64;
+            let peak = (kib * 1024) as f64;
+            assert!(est >= peak && est <= 1.2 * peak, "{slots}: {est} vs {peak}");
+        }
+    }
 
     #[test]
     fn a_plan_lists_what_is_missing_in_dependency_order() {

@@ -55,8 +55,15 @@ pub struct ArrayJob {
     pub pieces: u32,
     /// Materials of each task.
     pub tasks: Vec<Vec<String>>,
-    /// Memory requested per task (MiB).
+    /// The memory budget each task gives `jungletb generate --mem` (MiB):
+    /// the plan's estimate for the level's largest material, at least 256.
     pub mem_mib: u64,
+    /// The memory each task asks Slurm for (`#SBATCH --mem`, MiB): the
+    /// budget plus a quarter and 256 MiB, for what the process holds
+    /// beside its working arrays (the binary, the maps of the smaller
+    /// tables a capture reads, allocator slack), so that the job is not
+    /// killed at its own budget.
+    pub alloc_mib: u64,
     /// Time limit per task (minutes).
     pub minutes: u64,
 }
@@ -93,8 +100,8 @@ pub fn arrays(plan: &Plan, opts: &SlurmOptions) -> Vec<ArrayJob> {
                 .into_iter()
                 .map(|t| t.iter().map(|e| e.material.to_string()).collect())
                 .collect(),
-            // 25 % headroom over the estimate, at least 256 MiB.
-            mem_mib: (max_mem * 5 / 4 / (1 << 20)).max(256),
+            mem_mib: max_mem.div_ceil(1 << 20).max(256),
+            alloc_mib: max_mem.div_ceil(1 << 20).max(256) * 5 / 4 + 256,
             // Twice the estimate plus ten minutes: estimates come from
             // another machine or material.
             minutes: (max_load * 2.0 / 60.0).ceil() as u64 + 10,
@@ -142,7 +149,7 @@ pub fn write_scripts(
         let _ = writeln!(s, "#SBATCH --job-name=jungletb-{k}");
         let _ = writeln!(s, "#SBATCH --array=0-{}{cap}", job.tasks.len() - 1);
         let _ = writeln!(s, "#SBATCH --cpus-per-task={}", opts.cpus_per_task.max(1));
-        let _ = writeln!(s, "#SBATCH --mem={}M", job.mem_mib);
+        let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
         let _ = writeln!(s, "#SBATCH --time={}", slurm_time(job.minutes));
         let _ = writeln!(
             s,
@@ -177,7 +184,9 @@ pub fn write_scripts(
         cmd.push("--threads \"${SLURM_CPUS_PER_TASK:-1}\"".into());
         cmd.push(format!("--mem {}M", job.mem_mib));
         cmd.push("--verbose".into());
-        cmd.push("\"${args[@]}\"".into());
+        // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
+        // in bash before 4.4 (RHEL 7's 4.2 among them).
+        cmd.push("${args[@]+\"${args[@]}\"}".into());
         let _ = writeln!(s, "exec {}", cmd.join(" "));
         let script = dir.join(format!("level-{k}.sbatch"));
         std::fs::write(&script, s)?;
@@ -185,7 +194,7 @@ pub fn write_scripts(
 
         let _ = writeln!(
             submit,
-            "job=$(sbatch --parsable \"${{dependency[@]}}\" level-{k}.sbatch)\n\
+            "job=$(sbatch --parsable ${{dependency[@]+\"${{dependency[@]}}\"}} level-{k}.sbatch)\n\
              job=${{job%%;*}}\n\
              echo \"level {k}: job $job ({} task(s))\"\n\
              dependency=(--dependency=afterok:$job)",
@@ -257,6 +266,8 @@ mod tests {
             assert!(!j.tasks.is_empty() && j.tasks.len() <= MAX_ARRAY_TASKS);
             assert!(j.tasks.iter().all(|t| !t.is_empty()));
             assert!(j.mem_mib >= 256 && j.minutes >= 10);
+            // Slurm's allocation has room above jungletb's own budget.
+            assert!(j.alloc_mib >= j.mem_mib * 5 / 4 + 256);
         }
         // 4-piece: 848 materials of about a second each → many bins, none
         // empty, loads balanced by the greedy packing.

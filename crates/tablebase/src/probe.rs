@@ -257,18 +257,12 @@ impl Tablebase {
     /// position that is not over (a side to move without a legal move is
     /// reported by its value, `Loss(0)`, with `game_over` unset).
     pub fn evaluate_value(&self, pos: &Position) -> Result<Evaluation, ProbeError> {
+        pos.validate_reachable(self.rules())
+            .map_err(ProbeError::Position)?;
         let board = self.rules().board();
-        // A piece on the enemy den ends the game; the rest of the position
-        // must still be a valid placement, and only one piece can have got
-        // there (the game ended when it arrived).
         let on_den = pos
             .pieces()
             .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
-        let mut rest = *pos;
-        if let Some((_, s)) = on_den {
-            rest.remove(s);
-        }
-        rest.validate(self.rules()).map_err(ProbeError::Position)?;
         let over = |value, why| Evaluation {
             position: *pos,
             value,

@@ -178,6 +178,8 @@ impl Tablebase {
                 .map(|rd| {
                     rd.filter_map(|e| e.ok())
                         .filter(|e| e.path().is_dir())
+                        // `.locks` and working directories are not rule sets.
+                        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
                         .map(|e| e.file_name().to_string_lossy().into_owned())
                         .collect()
                 })

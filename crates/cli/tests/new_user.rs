@@ -1,0 +1,358 @@
+//! What a new user trips over (issue 28): each test failed before its fix.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jungletb"))
+        .args(args)
+        .output()
+        .expect("jungletb runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A tables root with every standard table up to 3 pieces, made once.
+fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let o = run(&["generate", "--max-pieces", "3", "--out", s(d.path()), "-q"]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        d
+    })
+    .path()
+}
+
+/// A copy of the tables of `tables()` in a fresh root.
+fn copy_of_tables() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("standard");
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(tables().join("standard")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "jtb") {
+            std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    d
+}
+
+#[test]
+fn tables_compressed_in_place_verify() {
+    // Before: `verify` failed the .jtbz beside its .jtb with "needs the
+    // plain table" (it compared raw values, which don't-cares change).
+    let root = copy_of_tables();
+    let o = run(&[
+        "compress",
+        "--tables",
+        s(root.path()),
+        "--material",
+        "ERvT",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = run(&["verify", "--tables", s(root.path()), "--material", "ERvT"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("ERvT.jtbz (same answers as"), "{out}");
+    assert!(out.contains("0 failed"), "{out}");
+}
+
+#[test]
+fn verify_of_a_material_without_a_table_names_it() {
+    let o = run(&["verify", "--tables", s(tables()), "--material", "ELvTR"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("no table for ELvTR"), "{err}");
+}
+
+#[test]
+fn verify_json_quiet_prints_only_failures_and_the_summary() {
+    let o = run(&[
+        "verify",
+        "--tables",
+        s(tables()),
+        "--json",
+        "-q",
+        "--material",
+        "EvR",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = text(&o).0;
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["failed"], 0);
+}
+
+#[test]
+fn compress_and_verify_take_a_rule_set() {
+    let o = run(&[
+        "verify",
+        "--tables",
+        s(tables()),
+        "--ruleset",
+        "standard",
+        "--material",
+        "EvR",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // No leiden tables there: refused with the directory it looked in.
+    let o = run(&[
+        "verify",
+        "--tables",
+        s(tables()),
+        "--ruleset",
+        "leiden",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("leiden"), "{:?}", text(&o));
+}
+
+#[test]
+fn probe_takes_start_and_skips_comments_in_batches() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungletb"))
+        .args(["probe", "--json", "--batch", "--tables", s(tables())])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().unwrap();
+        writeln!(
+            stdin,
+            "# White to move wins at once\n\n7/7/7/7/7/7/7/7/Er5 w"
+        )
+        .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = text(&o).0;
+    assert_eq!(out.lines().count(), 1, "{out}");
+    // `start` is the start position (no table holds 16 pieces: a missing
+    // table, and the hint says why none can).
+    let o = run(&["probe", "--tables", s(tables()), "start"]);
+    let err = text(&o).1;
+    assert!(err.contains("ELTPDWCRvELTPDWCR"), "{err}");
+    assert!(err.contains("no table can hold this position"), "{err}");
+}
+
+#[test]
+fn unreachable_and_empty_positions_are_errors() {
+    for (pos, needle) in [
+        // White's Elephant on Black's den with White to move: the game
+        // ended when it entered, with Black to move.
+        ("3E3/7/7/7/7/7/7/7/6r w", "unreachable position"),
+        // Black without pieces and White to move.
+        ("7/7/7/7/7/7/7/7/E6 w", "unreachable position"),
+        ("7/7/7/7/7/7/7/7/7 w", "no piece on the board"),
+    ] {
+        let o = run(&["probe", "--tables", s(tables()), pos]);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(1), "{pos}");
+        assert!(err.contains(needle), "{pos}: {err}");
+    }
+}
+
+#[test]
+fn a_finished_game_has_perft_zero_and_no_best_move_lines() {
+    let o = run(&["perft", "3E3/7/7/7/7/7/7/7/6r b", "--depth", "3"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(text(&o).0.trim(), "0");
+    let o = run(&["probe", "--tables", s(tables()), "3E3/7/7/7/7/7/7/7/6r b"]);
+    let out = text(&o).0;
+    assert!(
+        out.contains("Game over") && out.contains("no moves to play"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Best moves") && !out.contains("Line:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_line_is_numbered_with_piece_letters_captures_and_den_entries() {
+    let o = run(&["probe", "--tables", s(tables()), "7/7/7/7/7/7/2E4/7/6r b"]);
+    let out = text(&o).0;
+    assert!(
+        out.contains("Line: 1... rg1f1 2. Ec3c2 rf1e1 3. Ec2c3 re1d1#"),
+        "{out}"
+    );
+    let o = run(&["probe", "--tables", s(tables()), "7/7/7/7/7/7/7/7/Er5 w"]);
+    assert!(text(&o).0.contains("Line: 1. Ea1xb1#"), "{:?}", text(&o));
+}
+
+#[test]
+fn a_causes_chain_says_each_cause_once() {
+    // Before: "impossible position: …: impossible position: …".
+    let o = run(&["probe", "--tables", s(tables()), "3r3/7/7/7/7/7/7/7/3E3 w"]);
+    let err = text(&o).1;
+    assert_eq!(
+        err.matches("no piece may stand on a den").count(),
+        1,
+        "{err}"
+    );
+}
+
+#[test]
+fn tables_of_one_rule_set_bring_their_rule_set() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "generate",
+        "--ruleset",
+        "leiden",
+        "--max-pieces",
+        "2",
+        "--out",
+        s(d.path()),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // --tables names leiden's directory, no --ruleset: its tables answer.
+    let leiden = d.path().join("leiden");
+    let o = run(&["probe", "--tables", s(&leiden), "7/7/7/7/7/r6/7/7/R6 w"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    // Under leiden this Rat takes the other from the land: a win
+    // (standard: a draw).
+    assert!(out.contains("Value: win"), "{out}");
+    // A rule set with no tables lists the rule sets found, never `.locks`.
+    let o = run(&[
+        "probe",
+        "--tables",
+        s(d.path()),
+        "--ruleset",
+        "popular",
+        "7/7/7/7/7/r6/7/7/R6 w",
+    ]);
+    let err = text(&o).1;
+    assert!(err.contains("tables found for: leiden"), "{err}");
+    assert!(!err.contains(".locks"), "{err}");
+}
+
+#[test]
+fn an_unknown_rule_option_lists_the_options() {
+    let o = run(&["rules", "standard", "--rule", "dogs_swim=true"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err.contains("dog_swims") && err.contains("universal_traps"),
+        "{err}"
+    );
+}
+
+#[test]
+fn compare_rules_hints_with_the_options_given() {
+    let o = run(&[
+        "compare-rules",
+        "--tables",
+        s(tables()),
+        "--against",
+        "standard",
+        "--against-rule",
+        "dog_swims=true",
+    ]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("--rule dog_swims=true"), "{err}");
+}
+
+#[test]
+fn max_pieces_beyond_the_index_is_refused_with_the_reason_and_nothing_made() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("t");
+    let o = run(&["generate", "--max-pieces", "6", "--tables", s(&root), "-q"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("more than the 2^32 an index holds"), "{err}");
+    assert!(!root.exists(), "nothing is created for a refused request");
+    let o = run(&["generate", "--max-pieces", "1", "--tables", s(&root), "-q"]);
+    assert!(text(&o).1.contains("2 to 16"), "{:?}", text(&o));
+}
+
+#[test]
+fn plan_with_nothing_to_do_says_zero_core_hours() {
+    let o = run(&[
+        "plan",
+        "--tables",
+        s(tables()),
+        "--max-pieces",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = text(&o).0;
+    assert!(!out.contains("-0.0"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["total"]["core_hours"], 0.0);
+}
+
+#[test]
+fn slurm_scripts_run_with_empty_arrays_under_set_u() {
+    let d = tempfile::tempdir().unwrap();
+    let scripts = d.path().join("slurm");
+    let o = run(&[
+        "plan",
+        "--tables",
+        s(&d.path().join("t")),
+        "--max-pieces",
+        "2",
+        "--slurm",
+        s(&scripts),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // The tables lie in a temporary directory: a warning says the nodes
+    // may not see it.
+    assert!(text(&o).1.contains("shared file system"), "{:?}", text(&o));
+    let submit = std::fs::read_to_string(scripts.join("submit.sh")).unwrap();
+    // The first level's sbatch line expands an empty array: written so that
+    // bash before 4.4 accepts it under `set -u`.
+    assert!(
+        submit.contains("${dependency[@]+\"${dependency[@]}\"}"),
+        "{submit}"
+    );
+    // Run it with an sbatch that prints a job id: every level is submitted.
+    let bin = d.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("sbatch"), "#!/bin/sh\necho 42\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("sbatch"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = Command::new("bash")
+        .arg(scripts.join("submit.sh"))
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("level 2: job 42"), "{:?}", text(&o));
+    // Slurm gets more memory than jungletb's own budget.
+    let level = std::fs::read_to_string(scripts.join("level-2.sbatch")).unwrap();
+    let number = |key: &str| -> u64 {
+        let at = level.find(key).unwrap() + key.len();
+        level[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    assert!(number("#SBATCH --mem=") > number("--mem "), "{level}");
+}
