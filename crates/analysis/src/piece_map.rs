@@ -6,8 +6,8 @@
 //! the enemy den where the game is already won. The web board draws it, and
 //! `jungletb render --map` writes it as SVG ([`crate::svg`]).
 
-use jungletb_rules::{Piece, Position, Square};
-use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
+use jungletb_rules::{Piece, Position, Square, Value};
+use jungletb_tablebase::{Evaluation, GameOver, ProbeError, Tablebase};
 
 /// One square of a map.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,6 +89,22 @@ pub fn piece_map(tb: &Tablebase, pos: &Position, from: Square) -> Result<PieceMa
             }
             let mut there = rest;
             there.put(piece, sq);
+            if board.is_den_of(sq, piece.color.opponent()) {
+                // On the enemy den the piece's side has won, whoever the
+                // position gives the move (a position that cannot arise
+                // when it is that side's move: drawn as the win it means).
+                let value = if there.side_to_move() == piece.color {
+                    Value::Win(0)
+                } else {
+                    Value::Loss(0)
+                };
+                return Ok(MapSquare::Value(Evaluation {
+                    position: there,
+                    value,
+                    game_over: Some(GameOver::Den),
+                    moves: Vec::new(),
+                }));
+            }
             tb.evaluate_value(&there).map(MapSquare::Value)
         })
         .collect::<Result<Vec<_>, ProbeError>>()?;

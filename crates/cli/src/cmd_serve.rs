@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 use jungletb_rules::Ruleset;
 use jungletb_server::{serve, Served, ServerConfig};
-use jungletb_tablebase::Tablebase;
+use jungletb_tablebase::{table_files, Tablebase};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -48,13 +48,26 @@ pub struct Args {
 
 /// A rule set to serve, with its tables if they are there.
 fn served(root: &std::path::Path, rules: Ruleset, generate_args: String) -> Served {
-    let tables = Tablebase::open(root, rules.clone())
-        .map(Arc::new)
-        .map_err(|e| e.to_string());
+    let tables = Tablebase::open(root, rules.clone()).map(Arc::new);
+    // The most pieces of a table there (what visitors are told).
+    let max_pieces = tables
+        .as_ref()
+        .ok()
+        .and_then(|tb| table_files(tb.dir()).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|f| {
+            let stem = f.file_stem()?.to_str()?.to_string();
+            stem.parse::<jungletb_indexer::Material>().ok()
+        })
+        .map(|m| m.piece_count())
+        .max()
+        .unwrap_or(0);
     Served {
         label: rules.label(),
         rules,
         tables,
+        max_pieces,
         generate_args,
     }
 }
@@ -110,16 +123,28 @@ pub fn run(a: Args) -> CmdResult {
             .await
             .with_context(|| format!("serve: cannot listen on {}", a.bind))?;
         let addr = listener.local_addr().context("serve")?;
-        for s in &rulesets {
-            match &s.tables {
-                Ok(_) => eprintln!(
-                    "serving {} tables at http://{addr}/api/{}",
-                    s.label, s.label
-                ),
-                Err(e) => eprintln!("no tables for {}: {e}", s.label),
-            }
-        }
-        eprintln!("listening on http://{addr}/ (Ctrl-C to stop)");
+        // One line: what is served, where; the rule sets without tables
+        // are named, not each reported as an error.
+        let with: Vec<String> = rulesets
+            .iter()
+            .filter(|s| s.tables.is_ok())
+            .map(|s| format!("{} (up to {} pieces)", s.label, s.max_pieces))
+            .collect();
+        let without: Vec<&str> = rulesets
+            .iter()
+            .filter(|s| s.tables.is_err())
+            .map(|s| s.label.as_str())
+            .collect();
+        let none = if without.is_empty() {
+            String::new()
+        } else {
+            format!("; no tables for {}", without.join(", "))
+        };
+        eprintln!(
+            "listening on http://{addr}/: serving {} from {}{none} (Ctrl-C to stop)",
+            with.join(", "),
+            root.display()
+        );
         serve(listener, rulesets, config, shutdown_signal())
             .await
             .context("serve")?;

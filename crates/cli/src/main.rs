@@ -96,7 +96,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // The whole cause chain on one line ("a: b: c"), then what to
             // do about it, if we know.
-            eprintln!("jungletb: error: {e:#}");
+            eprintln!("jungletb: error: {}", advice::chain(e.as_ref()));
             if let Some(hint) = advice::hint_for(e.as_ref()) {
                 eprintln!("hint: {hint}");
             }

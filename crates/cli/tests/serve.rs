@@ -388,18 +388,22 @@ fn bad_and_hostile_requests_get_clear_4xx() {
         assert_eq!(doc["kind"], kind, "{target}: {doc}");
         assert!(!doc["error"].as_str().unwrap().is_empty());
     }
-    // A missing table names the command that generates it.
-    let (_, doc) = server.json("/api/standard?position=7/7/7/7/7/7/7/7/ELT1r2_w");
-    assert!(
-        doc["error"].as_str().unwrap().contains("jungletb generate"),
-        "{doc}"
-    );
-    let (_, doc) = server.json("/api/standard/stats/ELTvR");
-    let msg = doc["error"].as_str().unwrap();
-    assert!(
-        msg.contains("jungletb generate") && msg.contains("--material"),
-        "{doc}"
-    );
+    // A missing table says what the server has, never a server path or a
+    // shell command (those go to the server's log).
+    for target in [
+        "/api/standard?position=7/7/7/7/7/7/7/7/ELT1r2_w",
+        "/api/standard/stats/ELTvR",
+    ] {
+        let (_, doc) = server.json(target);
+        let msg = doc["error"].as_str().unwrap();
+        assert!(
+            msg.contains("ELTvR") && msg.contains("up to 3 pieces"),
+            "{doc}"
+        );
+        assert!(!msg.contains("jungletb") && !msg.contains('/'), "{doc}");
+    }
+    let (_, doc) = server.json("/api/leiden?position=7/7/7/7/7/7/7/7/E5r_w");
+    assert!(!doc["error"].as_str().unwrap().contains('/'), "{doc}");
     // A very long query string: refused, not echoed, server alive.
     let long = format!("/api/standard?position={}", "7/".repeat(20_000));
     let (status, _) = server.get(&long);
@@ -527,4 +531,83 @@ fn idle_connections_are_closed_and_free_their_places() {
         assert_eq!(n, 0, "an idle connection stays open");
     }
     assert!(server.stop().success());
+}
+
+#[test]
+fn preflight_405_fen_and_the_log_speak_http_and_json() {
+    let server = Server::start(&[]);
+    // CORS preflight: 204 with the headers a browser asks for.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.write_all(
+        b"OPTIONS /api/standard?position=x HTTP/1.1\r\nHost: x\r\nOrigin: http://a.example\r\n\
+          Access-Control-Request-Method: GET\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 204"), "{text}");
+    let lower = text.to_ascii_lowercase();
+    assert!(lower.contains("access-control-allow-origin: *"), "{text}");
+    assert!(
+        lower.contains("access-control-allow-methods: get, options"),
+        "{text}"
+    );
+    // Another method: 405 with a JSON body like every error.
+    let (status, body) = server.raw(
+        b"POST /api/standard HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 405, "{body}");
+    let doc: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(doc["kind"], "method_not_allowed");
+    // `fen`, lichess's name for the position, is accepted.
+    let (status, a) = server.json("/api/standard?fen=7/7/7/7/7/7/7/7/E5r_w");
+    let (_, b) = server.json("/api/standard?position=7/7/7/7/7/7/7/7/E5r_w");
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a, b);
+    assert!(server.stop().success());
+}
+
+#[test]
+fn start_up_is_one_line_and_requests_are_logged_with_time_and_client() {
+    let mut child = bin()
+        .args([
+            "serve",
+            "--tables",
+            tables().to_str().unwrap(),
+            "--bind",
+            "127.0.0.1:0",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    // One line: where, what (leiden and popular have no tables here: named,
+    // not an error each).
+    assert!(first.starts_with("listening on http://"), "{first}");
+    assert!(first.contains("standard (up to 3 pieces)"), "{first}");
+    assert!(first.contains("no tables for leiden, popular"), "{first}");
+    let addr = first
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut s = TcpStream::connect(&addr).unwrap();
+    s.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    let log = lines.next().unwrap().unwrap();
+    // 2026-12-01T09:57:21Z 127.0.0.1:54116 GET /health 200 0.007 ms
+    let fields: Vec<&str> = log.split(' ').collect();
+    assert_eq!(fields[0].len(), 20, "{log}");
+    assert!(
+        fields[0].ends_with('Z') && fields[0].as_bytes()[10] == b'T',
+        "{log}"
+    );
+    assert!(fields[1].starts_with("127.0.0.1:"), "{log}");
+    assert_eq!(&fields[2..5], ["GET", "/health", "200"], "{log}");
+    let _ = child.kill();
 }

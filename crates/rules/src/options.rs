@@ -5,6 +5,7 @@
 use crate::ruleset::{ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
 
 use crate::error::RulesError;
+use crate::piece::Animal;
 
 /// The option called `name`.
 fn option(name: &str) -> Result<&'static RuleOption, RulesError> {
@@ -196,7 +197,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
     RuleOption {
         name: "jumpers",
         meaning:
-            "river-jump axes per animal (h, v, hv, none); naming some animals changes only those",
+            "river-jump axes per animal (h, v, hv, none) of the Lion, Tiger and Panther (by letter L, T, P or name; Leopard is the Panther); naming some animals changes only those",
         values: "L:hv,T:hv,P:none",
         get: |r| {
             format!(
@@ -275,10 +276,15 @@ fn parse_jumpers(s: &str, current: Jumpers) -> Option<Jumpers> {
     for part in s.split(',') {
         let (who, axes) = part.trim().split_once(':')?;
         let axes = JumpAxes::parse(axes.trim())?;
-        let k = match who.trim() {
-            "L" => 0,
-            "T" => 1,
-            "P" => 2,
+        // A letter or a name (`P`, `Panther`, `Leopard`).
+        let animal = match who.trim() {
+            w if w.len() == 1 => Animal::from_letter(w.chars().next()?)?,
+            w => Animal::from_name(w)?,
+        };
+        let k = match animal {
+            Animal::Lion => 0,
+            Animal::Tiger => 1,
+            Animal::Panther => 2,
             _ => return None,
         };
         if std::mem::replace(&mut seen[k], true) {

@@ -117,6 +117,19 @@ impl Animal {
             "Rat", "Cat", "Wolf", "Dog", "Panther", "Tiger", "Lion", "Elephant",
         ][self.index()]
     }
+
+    /// The animal of an English name, in any case: `Panther` or its other
+    /// name `Leopard` (which many sets print), `Elephant`, …
+    pub fn from_name(name: &str) -> Option<Animal> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("leopard") {
+            return Some(Animal::Panther);
+        }
+        Animal::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name().eq_ignore_ascii_case(name))
+    }
 }
 
 /// A coloured animal. Its code `color * 8 + animal` (0..16) is used as an

@@ -238,3 +238,19 @@ fn per_animal_jumper_options_change_only_the_animals_named() {
     let back = Ruleset::from_canonical_string(&r.canonical_string()).unwrap();
     assert_eq!(back, r);
 }
+
+#[test]
+fn the_panther_is_also_the_leopard_wherever_animals_are_named() {
+    assert_eq!(Animal::from_name("Leopard"), Some(Animal::Panther));
+    assert_eq!(Animal::from_name("panther"), Some(Animal::Panther));
+    assert_eq!(Animal::from_name("Elephant"), Some(Animal::Elephant));
+    assert_eq!(Animal::from_name("Unicorn"), None);
+    let by = |text: &str| {
+        let mut r = Ruleset::standard();
+        r.apply_override(text).unwrap();
+        r
+    };
+    assert_eq!(by("jumpers=Leopard:h"), by("jumpers=P:h"));
+    assert_eq!(by("jumpers=Panther:h,Lion:v"), by("jumpers=P:h,L:v"));
+    assert!(Ruleset::standard().apply_override("jumpers=Rat:h").is_err());
+}

@@ -44,7 +44,7 @@ mod page;
 mod routes;
 mod state;
 
-pub use listener::{track_requests, Answering, BoundedListener};
+pub use listener::{track_requests, Answering, BoundedListener, Connection};
 pub use routes::router;
 pub use state::{AppState, Served};
 
@@ -111,7 +111,7 @@ pub async fn serve(
     let app = track_requests(router(state(rulesets, &config)));
     axum::serve(
         BoundedListener::new(listener, config.max_connections, config.idle_timeout),
-        app.into_make_service_with_connect_info::<Answering>(),
+        app.into_make_service_with_connect_info::<Connection>(),
     )
     .with_graceful_shutdown(shutdown)
     .await

@@ -20,7 +20,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 
 /// [`TcpListener`] with a bound on open connections. Serve
-/// [`track_requests`]`(app)` with connection information [`Answering`] so
+/// [`track_requests`]`(app)` with connection information [`Connection`] so
 /// that connections are not closed as idle while answering.
 #[derive(Debug)]
 pub struct BoundedListener {
@@ -56,11 +56,24 @@ pub struct BoundedStream {
 #[derive(Debug, Clone, Default)]
 pub struct Answering(Arc<AtomicUsize>);
 
+/// What a request knows of its connection (axum's connection
+/// information): the client's address, and the count of the connection's
+/// requests being answered.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    /// The client's address.
+    pub peer: SocketAddr,
+    answering: Answering,
+}
+
 impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, BoundedListener>>
-    for Answering
+    for Connection
 {
     fn connect_info(stream: axum::serve::IncomingStream<'_, BoundedListener>) -> Self {
-        stream.io().answering.clone()
+        Connection {
+            peer: *stream.remote_addr(),
+            answering: stream.io().answering.clone(),
+        }
     }
 }
 
@@ -89,7 +102,7 @@ impl Drop for AnsweringGuard {
 /// `app` with each request counted as being answered on its connection
 /// while its handler runs, so that [`BoundedListener`] does not close the
 /// connection as idle meanwhile. Serve the result with
-/// `into_make_service_with_connect_info::<Answering>()`; without that
+/// `into_make_service_with_connect_info::<Connection>()`; without that
 /// connection information (as in `Router::oneshot`) requests pass as they
 /// are.
 pub fn track_requests(app: axum::Router) -> axum::Router {
@@ -97,8 +110,8 @@ pub fn track_requests(app: axum::Router) -> axum::Router {
         |req: axum::extract::Request, next: axum::middleware::Next| async move {
             let _guard = req
                 .extensions()
-                .get::<axum::extract::ConnectInfo<Answering>>()
-                .map(|info| info.0.enter());
+                .get::<axum::extract::ConnectInfo<Connection>>()
+                .map(|info| info.0.answering.enter());
             next.run(req).await
         },
     ))
@@ -219,7 +232,7 @@ mod tests {
         let server = tokio::spawn(async move {
             axum::serve(
                 BoundedListener::new(tcp, 4, idle),
-                track_requests(app).into_make_service_with_connect_info::<Answering>(),
+                track_requests(app).into_make_service_with_connect_info::<Connection>(),
             )
             .await
             .unwrap()

@@ -4,11 +4,12 @@
 
 use crate::answers;
 use crate::cache::Cached;
+use crate::listener::Connection;
 use crate::page;
 use crate::state::{AppState, Served};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -42,6 +43,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/{ruleset}/board", get(board))
         .route("/api/{ruleset}/stats/{material}", get(stats))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
             log_and_count,
@@ -74,30 +76,55 @@ impl ApiError {
         }
     }
 
-    /// A probe failure, with the command that generates a missing table
-    /// (`material`: the one asked about, which `generate` makes with
-    /// everything it needs).
-    fn from_probe(e: ProbeError, generate_args: &str, material: Option<Material>) -> ApiError {
+    /// A probe failure under `served`, as visitors see it: no server
+    /// path and no command; a missing or damaged table is also written to
+    /// the server's log with its path (and, missing, the command that
+    /// generates it: `material` with everything it needs).
+    fn from_probe(
+        e: ProbeError,
+        served: &Served,
+        log: bool,
+        material: Option<Material>,
+    ) -> ApiError {
+        let name = material.map_or_else(String::new, |m| m.to_string());
         match &e {
             ProbeError::Position(_) => ApiError::bad(ErrorKind::ImpossiblePosition, e.to_string()),
             ProbeError::Rules(_) => ApiError::bad(ErrorKind::Rules, e.to_string()),
             ProbeError::GameOver(_) => ApiError::bad(ErrorKind::GameOver, e.to_string()),
-            ProbeError::NoTables { .. } => ApiError::not_found(ErrorKind::NoTables, e.to_string()),
+            ProbeError::NoTables { .. } => ApiError::not_found(
+                ErrorKind::NoTables,
+                format!("this server has no tables for rule set '{}'", served.label),
+            ),
             ProbeError::Table(TableError::Missing(_)) => {
-                let material = material
-                    .map(|m| format!(" --material {m}"))
-                    .unwrap_or_default();
+                if log {
+                    eprintln!(
+                        "{} missing table: {e}; generate it with `jungletb generate {} \
+                         --material {name}`",
+                        timestamp(),
+                        served.generate_args
+                    );
+                }
                 ApiError::not_found(
                     ErrorKind::MissingTable,
-                    format!("{e}; generate it with: jungletb generate {generate_args}{material}"),
+                    format!(
+                        "this server has no table for {name}: it has tables up to {} pieces",
+                        served.max_pieces
+                    ),
                 )
             }
             // A damaged table is the server's problem, not the request's.
-            ProbeError::Table(_) => ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                kind: ErrorKind::BadTable,
-                message: e.to_string(),
-            },
+            ProbeError::Table(_) => {
+                if log {
+                    eprintln!("{} damaged table: {e}", timestamp());
+                }
+                ApiError {
+                    status: StatusCode::INTERNAL_SERVER_ERROR,
+                    kind: ErrorKind::BadTable,
+                    message: format!(
+                        "a table of this server ({name}) cannot be read; the server's log says why"
+                    ),
+                }
+            }
         }
     }
 }
@@ -181,7 +208,23 @@ fn served(
     })?;
     match &served.tables {
         Ok(tb) => Ok((served, Arc::clone(tb))),
-        Err(why) => Err(ApiError::not_found(ErrorKind::NoTables, why.clone())),
+        Err(_) => Err(ApiError::not_found(
+            ErrorKind::NoTables,
+            format!("this server has no tables for rule set '{}'", served.label),
+        )),
+    }
+}
+
+/// How a probe failure under `served` becomes the answer (see
+/// [`ApiError::from_probe`]), for work that runs on the probe pool.
+fn failure(
+    state: &Shared,
+    served: &Served,
+) -> impl Fn(ProbeError, Option<Material>) -> ApiError + Send + 'static {
+    let (state, label) = (Arc::clone(state), served.label.clone());
+    move |e, material| {
+        let served = state.served(&label).expect("a rule set the server serves");
+        ApiError::from_probe(e, served, state.log_requests, material)
     }
 }
 
@@ -275,10 +318,9 @@ async fn position_route(
     let (served, tb) = tri!(served(&state, path));
     let pos = tri!(position_param(&query));
     let key = format!("{route}|{}|{pos}", served.label);
-    let generate_args = served.generate_args.clone();
+    let fail = failure(&state, served);
     cached_or_compute(Arc::clone(&state), key, move || {
-        answer(&tb, &pos)
-            .map_err(|e| ApiError::from_probe(e, &generate_args, Material::of_position(&pos)))
+        answer(&tb, &pos).map_err(|e| fail(e, Material::of_position(&pos)))
     })
     .await
 }
@@ -316,13 +358,11 @@ async fn map(
         .parse()
         .map_err(|e: String| ApiError::bad(ErrorKind::Square, e)));
     let key = format!("map|{}|{pos}|{from}", served.label);
-    let generate_args = served.generate_args.clone();
+    let fail = failure(&state, served);
     cached_or_compute(Arc::clone(&state), key, move || {
         answers::map(&tb, &pos, from).map_err(|e| match e {
             MapError::NoPiece(_) => ApiError::bad(ErrorKind::NoPiece, e.to_string()),
-            MapError::Probe(e) => {
-                ApiError::from_probe(e, &generate_args, Material::of_position(&pos))
-            }
+            MapError::Probe(e) => fail(e, Material::of_position(&pos)),
         })
     })
     .await
@@ -342,9 +382,9 @@ async fn stats(
             e.to_string()
         )));
     let key = format!("stats|{}|{}", served.label, m.canonical().0);
-    let generate_args = served.generate_args.clone();
+    let fail = failure(&state, served);
     cached_or_compute(Arc::clone(&state), key, move || {
-        answers::stats(&tb, m).map_err(|e| ApiError::from_probe(e, &generate_args, Some(m)))
+        answers::stats(&tb, m).map_err(|e| fail(e, Some(m)))
     })
     .await
 }
@@ -366,7 +406,7 @@ async fn rulesets(State(state): State<Shared>) -> Response {
             json!({
                 "label": s.label,
                 "tables": s.tables.is_ok(),
-                "error": s.tables.as_ref().err(),
+                "max_pieces": s.tables.is_ok().then_some(s.max_pieces),
             })
         })
         .collect();
@@ -395,12 +435,23 @@ async fn not_found() -> Response {
     .into_response()
 }
 
-/// Counts every response and prints one log line per request.
+/// Counts every response and prints one log line per request: the time
+/// (UTC), the client's address, the request, the status and the time taken.
+/// Answers a CORS preflight (`OPTIONS`) itself: the API is read-only and
+/// open to every origin.
 async fn log_and_count(State(state): State<Shared>, req: Request, next: Next) -> Response {
     let start = Instant::now();
     let method = req.method().clone();
     let uri = req.uri().to_string();
-    let response = next.run(req).await;
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<Connection>>()
+        .map_or_else(|| "-".to_string(), |c| c.0.peer.to_string());
+    let response = if method == Method::OPTIONS {
+        preflight()
+    } else {
+        next.run(req).await
+    };
     let micros = start.elapsed().as_micros() as u64;
     let status = response.status().as_u16();
     state.metrics.record(status, micros);
@@ -414,9 +465,84 @@ async fn log_and_count(State(state): State<Shared>, req: Request, next: Next) ->
         let shown: String = uri.chars().take(160).collect();
         let cut = if shown.len() < uri.len() { "…" } else { "" };
         eprintln!(
-            "{method} {shown}{cut} {status} {:.3} ms{cache}",
+            "{} {peer} {method} {shown}{cut} {status} {:.3} ms{cache}",
+            timestamp(),
             micros as f64 / 1000.0
         );
     }
     response
+}
+
+/// The answer to a CORS preflight request: every origin may GET.
+fn preflight() -> Response {
+    let mut r = StatusCode::NO_CONTENT.into_response();
+    let h = r.headers_mut();
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, OPTIONS"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static("*"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("86400"),
+    );
+    r
+}
+
+/// 405 for a method a route does not answer, as JSON like every error.
+async fn method_not_allowed() -> Response {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        kind: ErrorKind::MethodNotAllowed,
+        message: "only GET (and OPTIONS) are answered".into(),
+    }
+    .into_response()
+}
+
+/// Now as `2026-12-01T09:51:46Z` (UTC, whole seconds), for log lines.
+pub(crate) fn timestamp() -> String {
+    utc(std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()))
+}
+
+/// `secs` after the Unix epoch as an ISO 8601 UTC time.
+fn utc(secs: u64) -> String {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc;
+
+    #[test]
+    fn log_times_are_iso_8601_utc() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_796_118_706), "2026-12-01T09:51:46Z");
+        assert_eq!(utc(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
 }

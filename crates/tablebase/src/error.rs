@@ -62,11 +62,11 @@ impl fmt::Display for ProbeError {
 impl std::error::Error for ProbeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            // Transparent: the message is the inner error's, so its
-            // cause is the inner error's cause (a chain prints each once).
-            ProbeError::Position(e) => e.source(),
-            ProbeError::Rules(e) => e.source(),
-            ProbeError::Table(e) => e.source(),
+            // The message is the inner error's too: printers of cause
+            // chains skip a cause that repeats the message before it.
+            ProbeError::Position(e) => Some(e),
+            ProbeError::Rules(e) => Some(e),
+            ProbeError::Table(e) => Some(e),
             ProbeError::GameOver(_) | ProbeError::NoTables { .. } => None,
         }
     }

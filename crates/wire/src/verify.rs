@@ -76,13 +76,20 @@ pub struct VerifySummary {
     pub seconds: f64,
 }
 
-/// An error and its causes, one sentence: `a: b: c`.
+/// An error and its causes, one sentence: `a: b: c`. A cause whose
+/// message the one before already ends with is skipped (errors that wrap
+/// another and show its message, as `ProbeError::Position` does).
 pub fn chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
+    let mut last = s.clone();
     let mut cause = e.source();
     while let Some(c) = cause {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
+        let m = c.to_string();
+        if !last.ends_with(&m) {
+            s.push_str(": ");
+            s.push_str(&m);
+        }
+        last = m;
         cause = c.source();
     }
     s
