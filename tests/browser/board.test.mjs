@@ -61,6 +61,14 @@ try {
   await page.goto(base + "/");
   await waitValue();
 
+  // 0. The Rules box says where the rule set comes from and what other
+  //    rules differ in.
+  await page.click("#rules-box summary");
+  const note = await page.textContent("#rules-note");
+  assert.match(note, /Wikipedia/, "the source of standard");
+  assert.match(note, /wolf_outranks_dog=true/, "a common disagreement and its option");
+  say("the Rules box names the rule set's source and the common disagreements");
+
   // 1. Build a position by clicking: clear, White Elephant b3, White Rat
   //    a1, Black Tiger e7; White to move.
   await page.click("#clear");

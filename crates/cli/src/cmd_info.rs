@@ -355,6 +355,35 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         if let Some(hist) = histograms.get(k) {
             for c in Color::ALL {
                 let hs = hist.side(c);
+                if hs.wins.iter().chain(&hs.losses).all(|&n| n == 0) && hs.draws == 0 {
+                    continue; // a side to move the table does not store
+                }
+                let side = if c == Color::White { "White" } else { "Black" };
+                // Plies: count, for every distance that occurs.
+                let row = |counts: &[u64]| {
+                    let cells: Vec<String> = counts
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &n)| n > 0)
+                        .map(|(d, n)| format!("{d}:{n}"))
+                        .collect();
+                    if cells.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        cells.join(" ")
+                    }
+                };
+                outln!(
+                    "{:<10} {side} to move, wins by plies: {}",
+                    "",
+                    row(&hs.wins)
+                );
+                outln!(
+                    "{:<10} {side} to move, losses by plies: {}",
+                    "",
+                    row(&hs.losses)
+                );
+                outln!("{:<10} {side} to move, draws: {}", "", hs.draws);
                 for (v, p) in hs.longest_win.iter().chain(&hs.longest_loss) {
                     outln!("{:<10} {v}: {p}", "");
                 }

@@ -3,7 +3,9 @@
 use crate::common::CmdResult;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
-use jungletb_rules::{fingerprint, BaseRuleset, Ruleset, FINGERPRINT_POSITIONS, RULE_OPTIONS};
+use jungletb_rules::{
+    fingerprint, BaseRuleset, Ruleset, COMMON_DISAGREEMENTS, FINGERPRINT_POSITIONS, RULE_OPTIONS,
+};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -68,6 +70,10 @@ pub fn run(a: Args) -> CmdResult {
                 "rule_sets": BaseRuleset::ALL.iter().map(|&b| json!({
                     "name": b.name(),
                     "id": format!("{:016x}", Ruleset::named(b).id()),
+                    "source": b.source(),
+                })).collect::<Vec<_>>(),
+                "common_disagreements": COMMON_DISAGREEMENTS.iter().map(|(what, rule)| json!({
+                    "rules_say": what, "rule": rule,
                 })).collect::<Vec<_>>(),
                 "options": RULE_OPTIONS.iter().enumerate().map(|(i, o)| json!({
                     "name": o.name,
@@ -84,6 +90,11 @@ pub fn run(a: Args) -> CmdResult {
         outln!("Named rule sets:");
         for b in BaseRuleset::ALL {
             outln!("  {:<10} id {:016x}", b.name(), Ruleset::named(b).id());
+            outln!("      {}", b.source());
+        }
+        outln!("\nIf your rules say … add (docs/rules.md lists more):");
+        for (what, rule) in COMMON_DISAGREEMENTS {
+            outln!("  {what:<54} --rule {rule}");
         }
         outln!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
         for (i, o) in RULE_OPTIONS.iter().enumerate() {

@@ -15,7 +15,8 @@ pub struct TablesArg {
         long = "tables",
         default_value = "tables",
         env = "JUNGLETB_TABLES",
-        value_name = "DIR"
+        value_name = "DIR",
+        global = true
     )]
     pub path: PathBuf,
 }
@@ -26,10 +27,10 @@ pub struct RulesArgs {
     /// Rule set: standard, leiden or popular, or the label of a custom rule
     /// set's directory (default: standard, or the rule set of the tables
     /// when --tables names one rule set's directory).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", global = true)]
     pub ruleset: Option<String>,
     /// Override one rule option, e.g. --rule universal_traps=true (repeatable).
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    #[arg(long = "rule", value_name = "KEY=VALUE", global = true)]
     pub rules: Vec<String>,
 }
 

@@ -356,3 +356,39 @@ fn slurm_scripts_run_with_empty_arrays_under_set_u() {
     };
     assert!(number("#SBATCH --mem=") > number("--mem "), "{level}");
 }
+
+#[test]
+fn rules_say_where_each_rule_set_comes_from_and_list_values_not_defaults() {
+    let o = run(&["rules"]);
+    let out = text(&o).0;
+    assert!(
+        out.contains("Wikipedia") && out.contains("van Rijn"),
+        "{out}"
+    );
+    assert!(out.contains("--rule wolf_outranks_dog=true"), "{out}");
+    // jumpers' values: the form, not standard's setting.
+    let jumpers = out.split("  jumpers\n").nth(1).unwrap();
+    let values = jumpers.lines().nth(1).unwrap();
+    assert!(values.contains("AXES: h | v | hv | none"), "{values}");
+    let o = run(&["rules", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text(&o).0).unwrap();
+    assert!(v["rule_sets"][1]["source"]
+        .as_str()
+        .unwrap()
+        .contains("van Rijn"));
+}
+
+#[test]
+fn render_takes_its_options_after_the_picture_and_stats_prints_histograms() {
+    // Before: --tables after the subcommand was refused, and absent from
+    // `render map --help`.
+    let o = run(&["render", "histogram", "ERvT", "--tables", s(tables())]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.starts_with("<svg"));
+    let o = run(&["render", "map", "--help"]);
+    assert!(text(&o).0.contains("--tables"), "{:?}", text(&o));
+    // Before: --histograms printed no histogram in text.
+    let o = run(&["stats", "--tables", s(tables()), "--histograms"]);
+    let out = text(&o).0;
+    assert!(out.contains("White to move, wins by plies: 1:"), "{out}");
+}

@@ -44,5 +44,7 @@ pub use options::{RuleOption, RULE_OPTIONS};
 pub use perft::{perft, perft_divide};
 pub use piece::{Animal, Color, Piece};
 pub use position::Position;
-pub use ruleset::{BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset};
+pub use ruleset::{
+    BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset, COMMON_DISAGREEMENTS,
+};
 pub use value::{Value, Wdl};

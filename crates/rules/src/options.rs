@@ -198,7 +198,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         name: "jumpers",
         meaning:
             "river-jump axes per animal (h, v, hv, none) of the Lion, Tiger and Panther (by letter L, T, P or name; Leopard is the Panther); naming some animals changes only those",
-        values: "L:hv,T:hv,P:none",
+        values: "ANIMAL:AXES,… (ANIMAL: L, T, P or a name; AXES: h | v | hv | none)",
         get: |r| {
             format!(
                 "L:{},T:{},P:{}",

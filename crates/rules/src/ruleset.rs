@@ -33,7 +33,49 @@ impl BaseRuleset {
             BaseRuleset::Popular => "popular",
         }
     }
+
+    /// Where the rule set comes from, in a sentence (docs/rules.md says
+    /// more, with the common disagreements and their options).
+    pub fn source(self) -> &'static str {
+        match self {
+            BaseRuleset::Standard => {
+                "the rules of the English Wikipedia article \"Jungle (game)\": the Elephant \
+                 may take the Rat, the Dog ranks above the Wolf, rank 5 is the Panther \
+                 (the Leopard of many sets)"
+            }
+            BaseRuleset::Leiden => {
+                "the rules under which the published 2-piece tablebase of van Rijn and Vis \
+                 (ICGA Journal 37(2), 2014) comes out exactly: standard, but Rats on land \
+                 and in the water may take each other"
+            }
+            BaseRuleset::Popular => {
+                "the capture rules most Jungle programs implement: the Elephant takes the \
+                 Rat only on the Elephant's own traps; Rats on land and in the water cannot \
+                 take each other"
+            }
+        }
+    }
 }
+
+/// Rules on which rule sheets and programs commonly differ, each with the
+/// option that plays it: `(what some rules say, --rule NAME=VALUE)`.
+pub const COMMON_DISAGREEMENTS: [(&str, &str); 6] = [
+    (
+        "the Elephant may never take the Rat",
+        "elephant_captures_rat=never",
+    ),
+    (
+        "the Elephant takes the Rat only on a trap",
+        "elephant_captures_rat=on_trap",
+    ),
+    ("the Wolf ranks above the Dog", "wolf_outranks_dog=true"),
+    ("the Tiger ranks above the Lion", "tiger_outranks_lion=true"),
+    (
+        "traps weaken any animal on them, one's own traps too",
+        "universal_traps=true",
+    ),
+    ("a side without a move draws", "no_move=draw"),
+];
 
 /// When the Elephant may capture the Rat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

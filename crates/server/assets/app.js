@@ -365,6 +365,26 @@ async function playLine() {
 async function loadTerrain() {
   try { state.terrain = await api(`/api/${state.ruleset}/board`); } catch (e) { state.terrain = null; showError(e.message); }
   drawPalette();
+  drawRulesNote();
+}
+
+// Where the rule set comes from and what other rules differ in, so that a
+// player of other rules knows what to choose.
+function drawRulesNote() {
+  const note = $("rules-note");
+  if (!note) return;
+  note.textContent = "";
+  const t = state.terrain;
+  if (!t) return;
+  const p = document.createElement("p");
+  p.textContent = t.source
+    ? `${t.ruleset}: ${t.source}.`
+    : `${t.ruleset}: a custom rule set (${Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(", ")}).`;
+  note.appendChild(p);
+  const d = document.createElement("p");
+  d.textContent = "Rules elsewhere often differ: " +
+    t.common_disagreements.map((x) => `${x.rules_say} (${x.rule})`).join("; ") + ".";
+  note.appendChild(d);
 }
 
 async function start() {

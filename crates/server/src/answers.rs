@@ -161,6 +161,12 @@ pub fn board(rules: &jungletb_rules::Ruleset) -> Json {
         .collect();
     json!({
         "ruleset": rules.label(),
+        "source": rules.matching_name().and_then(|n| {
+            jungletb_rules::BaseRuleset::ALL.iter().find(|b| b.name() == n).map(|b| b.source())
+        }),
+        "common_disagreements": jungletb_rules::COMMON_DISAGREEMENTS.iter().map(|(what, rule)| json!({
+            "rules_say": what, "rule": rule,
+        })).collect::<Vec<_>>(),
         "files": 7,
         "ranks": 9,
         "water": names(&|s| b.is_water(s)),
