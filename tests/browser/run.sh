@@ -10,7 +10,8 @@
 #    version package-lock.json pins.
 # 2. Generates every standard table up to 3 pieces in a temporary directory.
 # 3. Starts the server on a free loopback port, runs board.test.mjs, then
-#    stops the server with SIGTERM: it must finish and exit 0.
+#    svg.test.mjs on pictures written by `jungletb render`, then stops the
+#    server with SIGTERM: it must finish and exit 0.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,11 +58,18 @@ say "server at $url"
 mkdir -p "$shots"
 node "$here/board.test.mjs" "$url" "$shots" || { tail -20 "$work/server.log" >&2; fail "board.test.mjs"; }
 
+# The pictures of `jungletb render`: texts inside the picture, none overlapping.
+"$bin" render map "7/7/4t2/7/7/7/1E5/7/R6 w" --square b3 --tables "$work/tables" --out "$work/map-elephant.svg"
+"$bin" render map "7/3l3/7/7/7/7/7/7/2T1R2 b" --square d8 --tables "$work/tables" --out "$work/map-lion.svg"
+"$bin" render histogram ERvT --tables "$work/tables" --out "$work/histogram-ERvT.svg"
+"$bin" render histogram CvC --tables "$work/tables" --out "$work/histogram-CvC.svg"
+node "$here/svg.test.mjs" "$shots" "$work"/map-*.svg "$work"/histogram-*.svg || fail "svg.test.mjs"
+
 kill -TERM "$server_pid"
 status=0
 wait "$server_pid" || status=$?
 server_pid=
 [ "$status" = 0 ] || fail "the server exited with $status after SIGTERM"
 grep -q "^stopped" "$work/server.log" || fail "no graceful shutdown in the log"
-say "server stopped gracefully; $(grep -c '^GET ' "$work/server.log") requests logged"
+say "server stopped gracefully; $(grep -c ' GET ' "$work/server.log") requests logged"
 say "passed (screenshots in $shots)"

@@ -25,6 +25,9 @@ pub struct Args {
     /// Override one option of the --against rule set (repeatable).
     #[arg(long = "against-rule", value_name = "KEY=VALUE")]
     against_rules: Vec<String>,
+    /// List every material compared, not only those where something changes.
+    #[arg(long)]
+    all: bool,
     /// Only this material (repeatable). Default: every material with tables
     /// under both rule sets.
     #[arg(long = "material", value_name = "KEY")]
@@ -133,7 +136,10 @@ pub fn run(a: Args) -> CmdResult {
             .entry(m.piece_count())
             .or_insert_with(|| Comparison::new(m));
         *t = t.clone().merge(c.clone());
-        if a.scan.json {
+        let unchanged = c.changed() == 0 && c.distance_changed == 0 && c.only_in_a == 0;
+        if unchanged && !a.all {
+            // Only the materials that change, unless --all asks for every one.
+        } else if a.scan.json {
             outln!("{}", comparison_json(&c));
         } else {
             let ch = &c.changes;

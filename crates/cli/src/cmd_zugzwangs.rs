@@ -46,7 +46,7 @@ pub fn run(a: Args) -> CmdResult {
     let mut totals: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
     if !a.scan.json {
         outln!(
-            "{:<10} {:>14} {:>14}  longest examples (White to move / Black to move)",
+            "{:<10} {:>14} {:>14}  examples, longest first (White to move / Black to move)",
             "material",
             "mutual",
             "half"

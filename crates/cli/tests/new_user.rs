@@ -392,3 +392,47 @@ fn render_takes_its_options_after_the_picture_and_stats_prints_histograms() {
     let out = text(&o).0;
     assert!(out.contains("White to move, wins by plies: 1:"), "{out}");
 }
+
+#[test]
+fn compare_rules_lists_only_the_materials_that_change_unless_asked() {
+    let d = tempfile::tempdir().unwrap();
+    for rs in ["standard", "leiden"] {
+        let o = run(&[
+            "generate",
+            "--ruleset",
+            rs,
+            "--max-pieces",
+            "2",
+            "--out",
+            s(d.path()),
+            "-q",
+        ]);
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let compare = |extra: &[&str]| {
+        let mut args = vec![
+            "compare-rules",
+            "--tables",
+            s(d.path()),
+            "--against",
+            "leiden",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{:?}", text(&o));
+        text(&o).0
+    };
+    let rows = |out: &str, m: &str| {
+        out.lines()
+            .filter(|l| l.starts_with(&format!("{m} ")))
+            .count()
+    };
+    // Rats fight across the water's edge under leiden: RvR changes, EvL
+    // does not.
+    let changed = compare(&[]);
+    assert_eq!(rows(&changed, "RvR"), 1, "{changed}");
+    assert_eq!(rows(&changed, "EvL"), 0, "{changed}");
+    let all = compare(&["--all"]);
+    assert_eq!(rows(&all, "EvL"), 1, "{all}");
+}
