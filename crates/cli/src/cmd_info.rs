@@ -211,18 +211,45 @@ fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogr
 #[derive(Default)]
 struct Totals {
     tables: u64,
+    /// Positions with either side to move (as the W / L / D columns count).
     positions: u64,
     slots: u64,
     bytes: u64,
     /// [side][win, loss, draw]
     wld: [[u64; 3]; 2],
     longest_win: u16,
+    /// The material of the longest win.
+    longest_win_in: Option<jungletb_indexer::Material>,
+}
+
+/// Positions of `h`'s material with either side to move: a table that
+/// stores White to move only (a material with the same animals on both
+/// sides) answers Black to move by the colour swap, with the same counts.
+fn positions_both_sides(h: &Header) -> u64 {
+    Color::ALL
+        .iter()
+        .map(|&c| {
+            let s = h.side(c);
+            s.wins + s.losses + s.draws
+        })
+        .sum()
+}
+
+/// Strongest first: more pieces later, then White's animals, then
+/// Black's, compared strongest animal first (`ELvR` before `ETvR`): an
+/// animal mask has the Elephant in its highest bit, so a larger mask has
+/// the stronger animals.
+fn strength_order(m: &jungletb_indexer::Material) -> (u32, std::cmp::Reverse<(u8, u8)>) {
+    (
+        m.piece_count(),
+        std::cmp::Reverse((m.mask(Color::White), m.mask(Color::Black))),
+    )
 }
 
 impl Totals {
     fn add(&mut self, h: &Header, bytes: u64) {
         self.tables += 1;
-        self.positions += h.sides.iter().map(|s| s.positions).sum::<u64>();
+        self.positions += positions_both_sides(h);
         self.slots += h.index_size;
         self.bytes += bytes;
         for side in Color::ALL {
@@ -231,7 +258,10 @@ impl Totals {
             w[0] += s.wins;
             w[1] += s.losses;
             w[2] += s.draws;
-            self.longest_win = self.longest_win.max(s.longest_win);
+            if s.longest_win > self.longest_win || self.longest_win_in.is_none() {
+                self.longest_win = self.longest_win.max(s.longest_win);
+                self.longest_win_in = Some(h.material);
+            }
         }
     }
 }
@@ -261,7 +291,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             .add(&h, bytes);
         rows.push((h, bytes));
     }
-    rows.sort_by_key(|(h, _)| (h.material.piece_count(), h.material.to_string()));
+    rows.sort_by_key(|(h, _)| strength_order(&h.material));
     let histograms = if a.histograms {
         let pool = crate::common::thread_pool(a.threads)?;
         let tb = jungletb_tablebase::Tablebase::with_dir(dir.clone(), rules.clone());
@@ -282,6 +312,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
                 "material": h.material.to_string(),
                 "pieces": h.material.piece_count(),
                 "positions": h.sides.iter().map(|s| s.positions).sum::<u64>(),
+                "positions_both_sides_to_move": positions_both_sides(h),
                 "slots": h.index_size,
                 "bytes": bytes,
                 "white_to_move": side(Color::White),
@@ -319,16 +350,19 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             outln!(
                 "{}",
                 json!({
-                    "pieces": n, "tables": t.tables, "positions": t.positions, "slots": t.slots,
+                    "pieces": n, "tables": t.tables, "positions_both_sides_to_move": t.positions, "slots": t.slots,
                     "bytes": t.bytes,
                     "white_to_move": {"wins": t.wld[0][0], "losses": t.wld[0][1], "draws": t.wld[0][2]},
                     "black_to_move": {"wins": t.wld[1][0], "losses": t.wld[1][1], "draws": t.wld[1][2]},
                     "longest_win": t.longest_win,
+                    "longest_win_material": t.longest_win_in.map(|m| m.to_string()),
                 })
             );
         }
         return Ok(ExitCode::SUCCESS);
     }
+    outln!("Positions count both sides to move (a table of a material with the same animals on");
+    outln!("both sides stores White to move and answers Black to move by the colour swap).");
     outln!(
         "{:<10} {:>10} {:>8}  {:>27}  {:>27}  {:>5} {:>5}",
         "material",
@@ -341,12 +375,12 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
     );
     for (k, (h, _)) in rows.iter().enumerate() {
         let (w, b) = (h.side(Color::White), h.side(Color::Black));
-        let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
+        let stored: u64 = h.sides.iter().map(|s| s.positions).sum();
         outln!(
             "{:<10} {:>10} {:>8.4}  {:>27}  {:>27}  {:>5} {:>5}",
             h.material.to_string(),
-            positions,
-            positions as f64 / h.index_size as f64,
+            positions_both_sides(h),
+            stored as f64 / h.index_size as f64,
             format!("{} / {} / {}", w.wins, w.losses, w.draws),
             format!("{} / {} / {}", b.wins, b.losses, b.draws),
             w.longest_win.max(b.longest_win),
@@ -393,9 +427,10 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
     outln!();
     for (n, t) in &by_count {
         outln!(
-            "{n} pieces: {}, {} positions ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {}",
+            "{n} pieces: {}, {} positions with either side to move ({} slots), {}; White to move W/L/D {} / {} / {}; Black to move W/L/D {} / {} / {}; longest win {} ({})",
             crate::common::count(t.tables as usize, "table", "tables"), t.positions, t.slots, human_bytes(t.bytes),
-            t.wld[0][0], t.wld[0][1], t.wld[0][2], t.wld[1][0], t.wld[1][1], t.wld[1][2], t.longest_win
+            t.wld[0][0], t.wld[0][1], t.wld[0][2], t.wld[1][0], t.wld[1][1], t.wld[1][2], t.longest_win,
+            t.longest_win_in.map_or(String::new(), |m| m.to_string())
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -436,3 +436,25 @@ fn compare_rules_lists_only_the_materials_that_change_unless_asked() {
     let all = compare(&["--all"]);
     assert_eq!(rows(&all, "EvL"), 1, "{all}");
 }
+
+#[test]
+fn stats_count_both_sides_to_move_consistently_strongest_first() {
+    let o = run(&["stats", "--tables", s(tables())]);
+    let out = text(&o).0;
+    assert!(out.contains("Positions count both sides to move"), "{out}");
+    // EvE stores White to move only; its row counts both sides (2 × 1,197),
+    // as its W / L / D columns do.
+    let row = out.lines().find(|l| l.starts_with("EvE ")).unwrap();
+    assert!(row.contains(" 2394 "), "{row}");
+    // The totals add up the W / L / D columns, and name the longest win.
+    let two = out.lines().find(|l| l.starts_with("2 pieces:")).unwrap();
+    assert!(
+        two.contains("91608 positions with either side to move"),
+        "{two}"
+    );
+    assert!(two.contains("longest win 33 ("), "{two}");
+    // Strongest first: EvE before RvR, ELvE (3 pieces) after every 2-piece one.
+    let at = |m: &str| out.find(&format!("\n{m} ")).unwrap();
+    assert!(at("EvE") < at("RvR"));
+    assert!(at("RvR") < at("ELvE"));
+}
