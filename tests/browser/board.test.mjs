@@ -81,6 +81,12 @@ try {
   const built = await compareWithApi();
   assert.ok(built.moves.length > 0, "the built position has moves");
   say(`built ${await positionOnPage()}: ${built.category} ${built.plies ?? ""}, ${built.moves.length} moves, equal to the API`);
+  // Pieces as players read them: the rank on each, a tooltip with the name.
+  assert.equal(await page.textContent('.sq[data-square="b3"] .piece .rank'), "8", "the Elephant's rank on it");
+  assert.equal(await page.getAttribute('.sq[data-square="b3"] .piece', "title"), "White Elephant, rank 8");
+  assert.equal(await page.textContent('.sq[data-square="e7"] .piece .rank'), "6", "the Tiger's rank on it");
+  assert.match(await page.getAttribute('#palette button[data-tool="play"]', "aria-label"), /Play moves/);
+  say("pieces carry their rank and name");
   assert.ok(page.url().includes("position=7%2F7%2F4t2"), "the URL holds the position: " + page.url());
 
   // 2. Hover the best move: its squares light up.
@@ -103,6 +109,14 @@ try {
   await page.goForward();
   await page.waitForFunction((a) => document.getElementById("fen").value === a, after);
   say(`played ${best} by clicks; back and forward restore the positions`);
+  // The move is highlighted and recorded; the line to the end is written out.
+  assert.equal((await page.$$(".sq.last")).length, 2, "the last move's squares are highlighted");
+  const record = await page.textContent("#record");
+  assert.match(record, new RegExp(`Moves played: 1\\. [A-Z]${best}`), `the record of moves: ${record}`);
+  await page.waitForFunction(() => !/…/.test(document.getElementById("line-text").textContent));
+  const lineText = await page.textContent("#line-text");
+  assert.match(lineText, /Line to the end: (\d+\.+ |none)/, lineText);
+  say(`recorded: ${record.trim().split("\n")[0]}; ${lineText}`);
 
   // 4. The line to the end: the page must reach a finished game whose winner
   //    is the one the API's mainline names.
@@ -144,14 +158,71 @@ try {
   const caption = await page.textContent("#histogram");
   const stats = await api("/api/standard/stats/ERvT");
   assert.ok(caption.includes(`${stats.sides.white_to_move.wins} wins`), "histogram caption has the table's counts");
+  assert.ok(await page.$("#histogram line.here"), "the position's distance is marked");
   await page.screenshot({ path: `${outDir}/board-histogram.png`, fullPage: true });
-  say("histogram view drawn with the table's counts");
+  say("histogram view drawn with the table's counts and the position marked");
+  // A colour-swapped material (TvER is stored as ERvT): labelled with the
+  // colours on the board, so the table's White is the board's Black.
+  await page.goto(base + "/?ruleset=standard&position=r6/7/1e5/7/7/7/4T2/7/7_b&view=histogram");
+  await page.waitForSelector("#histogram svg rect");
+  const swappedCaption = await page.textContent("#histogram");
+  assert.ok(swappedCaption.includes(`TvER, Black to move: ${stats.sides.white_to_move.wins} wins`), swappedCaption.slice(0, 200));
+  say("a colour-swapped material's histogram carries the board's colours");
 
-  // 7. A phone-sized screen: the board fits the width.
+  // Start position, swap colours, flip.
+  await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
+  await waitValue();
+  await page.click("#swap");
+  await page.waitForFunction(() => document.getElementById("fen").value === "r6/7/1e5/7/7/7/4T2/7/7 b");
+  await page.click("#flip");
+  const firstSquare = await page.$eval("#board .sq", (e) => e.dataset.square);
+  assert.equal(firstSquare, "g1", "the flipped board starts at g1");
+  await page.click("#flip");
+  await page.click("#start");
+  await page.waitForFunction(() => document.getElementById("fen").value === "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w");
+  say("swap colours, flip and the start position work");
+  await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
+  await waitValue();
+
+  // 7. A phone-sized screen: the board fits the width, the value is right
+  //    under it in the first screen, tap targets are at least 44 px.
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   const width = await page.$eval("#board", (b) => b.getBoundingClientRect().width);
   assert.ok(width <= 390, `board width ${width} fits a phone screen`);
-  await page.screenshot({ path: `${outDir}/board-phone.png`, fullPage: true });
+  const [boardBottom, valueTop, valueBottom] = await page.evaluate(() => [
+    document.getElementById("board").getBoundingClientRect().bottom,
+    document.getElementById("value").getBoundingClientRect().top,
+    document.getElementById("value").getBoundingClientRect().bottom,
+  ]);
+  assert.ok(valueTop >= boardBottom - 1 && valueBottom <= 844, `the value (${valueTop}-${valueBottom}) under the board (${boardBottom}) in the first screen`);
+  const small = await page.$$eval("#palette button, .tabs button, #best", (bs) =>
+    bs.map((b) => b.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length);
+  assert.equal(small, 0, "tap targets of at least 44 px");
+  await page.screenshot({ path: `${outDir}/board-phone.png` });
+  say(`phone: the value at ${Math.round(valueTop)}-${Math.round(valueBottom)} px, under the board, tap targets >= 44 px`);
+  await page.setViewportSize({ width: 1100, height: 900 });
+
+  // 8. Keyboard: a square takes the focus and Enter clicks it.
+  await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
+  await waitValue();
+  await page.focus('.sq[data-square="b3"]');
+  await page.keyboard.press("Enter");
+  assert.ok(await page.$('.sq[data-square="b3"].selected'), "Enter on a square selects its piece");
+  say("squares are reachable by keyboard");
+
+  // 9. Visitors see no server path or command; a finished game says why
+  //    Best move does nothing.
+  await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R5r_w");
+  await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
+  const message = await page.textContent("#error");
+  assert.match(message, /this server has no table for ERvTR: it has tables up to 3 pieces/, message);
+  assert.ok(!message.includes("/") && !message.includes("jungletb"), `no path or command: ${message}`);
+  await page.goto(base + "/?ruleset=standard&position=3E3/7/7/7/7/7/7/7/6r_b");
+  await waitValue();
+  await page.click("#best");
+  assert.match(await page.textContent("#error"), /The game is over .*no move to play/);
+  say(`a missing table reads '${message}'; Best move on a finished game says why`);
 
   assert.deepEqual(errors, [], "no script errors on the page");
   say("passed");

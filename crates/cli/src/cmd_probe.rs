@@ -114,9 +114,19 @@ fn answer(tb: &Tablebase, text: &str) -> Result<Answer, Failure> {
 /// the command that makes it, with this run's --tables, --ruleset and
 /// --rule options and the material as written.
 fn probe_hint(a: &Args, text: &str, f: &Failure) -> Option<String> {
+    // --out is the tables root, also when --tables names one rule set's
+    // directory (else the tables would go to tables/standard/standard).
+    let root = a
+        .rules
+        .resolve_in(Some(&a.tables.path))
+        .ok()
+        .map(|rules| jungletb_tablebase::table_dir(&a.tables.path, &rules))
+        .filter(|dir| dir == &a.tables.path)
+        .and_then(|dir| dir.parent().map(|p| p.to_path_buf()))
+        .unwrap_or_else(|| a.tables.path.clone());
     let generate = format!(
         "jungletb generate --out {} {}",
-        a.tables.path.display(),
+        root.display(),
         a.rules.command_args()
     );
     match f.kind {

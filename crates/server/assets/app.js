@@ -4,7 +4,11 @@
 "use strict";
 
 const FILES = "abcdefg";
-const GLYPHS = { R: "🐭", C: "🐱", W: "🐺", D: "🐶", P: "🐆", T: "🐯", L: "🦁", E: "🐘" };
+// Each with U+FE0F, which asks for the colour (emoji) form: without it some
+// fonts draw the Rat as a monochrome outline beside coloured animals.
+const GLYPHS = { R: "🐭\uFE0F", C: "🐱\uFE0F", W: "🐺\uFE0F", D: "🐶\uFE0F", P: "🐆\uFE0F", T: "🐯\uFE0F", L: "🦁\uFE0F", E: "🐘\uFE0F" };
+const NAMES = { R: "Rat", C: "Cat", W: "Wolf", D: "Dog", P: "Panther (Leopard)", T: "Tiger", L: "Lion", E: "Elephant" };
+const START = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w";
 const ORDER = "ELTPDWCR"; // strongest first, for material names and the palette
 
 const state = {
@@ -19,6 +23,11 @@ const state = {
   mapSquare: null, // square of the mapped piece
   playing: null, // timer of "play the line"
   seq: 0, // request counter: only the newest answer is shown
+  flipped: false, // the board seen from Black's side
+  last: null, // the last move played, highlighted
+  record: [], // the moves played since the position was set up, as text
+  recordFrom: null, // the position the record starts from
+  line: null, // the line to the end of the shown position, as text
 };
 
 const $ = (id) => document.getElementById(id);
@@ -106,10 +115,20 @@ const posParam = () => encodeURIComponent(toNotation(state.board, state.side).re
 
 // ---- drawing ---------------------------------------------------------------
 
+// The rank of an animal under the rule set being shown (the numbers players
+// read on the pieces).
+function rankOf(letter) {
+  const a = state.terrain?.animals.find((x) => x.letter === letter.toUpperCase());
+  return a ? a.rank : "ELTPDWCR".length - "ELTPDWCR".indexOf(letter.toUpperCase());
+}
+
+const pieceName = (p) => `${isWhite(p) ? "White" : "Black"} ${NAMES[p.toUpperCase()]}`;
+
 function pieceElement(p) {
   const el = document.createElement("div");
   el.className = "piece " + (isWhite(p) ? "w" : "b");
-  el.innerHTML = `<span class="glyph">${GLYPHS[p.toUpperCase()]}</span><span class="letter">${p}</span>`;
+  el.title = `${pieceName(p)}, rank ${rankOf(p)}`;
+  el.innerHTML = `<span class="glyph">${GLYPHS[p.toUpperCase()]}</span><span class="rank">${rankOf(p)}</span>`;
   return el;
 }
 
@@ -118,17 +137,27 @@ function drawBoard() {
   board.textContent = "";
   const t = state.terrain || { water: [], traps: { w: [], b: [] }, dens: { w: [], b: [] } };
   const traps = [...t.traps.w, ...t.traps.b], dens = [...t.dens.w, ...t.dens.b];
-  for (let r = 9; r >= 1; r--) {
+  const ranks = state.flipped ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : [9, 8, 7, 6, 5, 4, 3, 2, 1];
+  const files = state.flipped ? [...FILES].reverse() : [...FILES];
+  for (const r of ranks) {
     const c = document.createElement("div");
     c.className = "coord";
     c.textContent = r;
     board.appendChild(c);
-    for (const f of FILES) {
+    for (const f of files) {
       const sq = f + r;
       const el = document.createElement("div");
       el.className = "sq";
       el.dataset.square = sq;
-      el.title = sq;
+      el.title = state.board[sq] ? `${sq}: ${pieceName(state.board[sq])}` : sq;
+      // Reachable by keyboard: Tab to a square, Enter or Space to click it.
+      el.tabIndex = 0;
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", el.title);
+      el.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickSquare(sq); }
+      });
+      if (state.last && (sq === state.last.slice(0, 2) || sq === state.last.slice(2))) el.classList.add("last");
       if (t.water.includes(sq)) el.classList.add("water");
       if (traps.includes(sq)) { el.classList.add("trap"); el.insertAdjacentHTML("beforeend", '<span class="mark">trap</span>'); }
       if (dens.includes(sq)) { el.classList.add("den"); el.insertAdjacentHTML("beforeend", '<span class="mark">den</span>'); }
@@ -139,7 +168,7 @@ function drawBoard() {
     }
   }
   board.appendChild(document.createElement("div"));
-  for (const f of FILES) {
+  for (const f of files) {
     const c = document.createElement("div");
     c.className = "coord";
     c.textContent = f;
@@ -151,19 +180,20 @@ function drawPalette() {
   const pal = $("palette");
   pal.textContent = "";
   const inGame = state.terrain ? state.terrain.animals.filter((a) => a.in_game).map((a) => a.letter) : [...ORDER];
-  const tools = [["play", null, "Play moves"]];
-  for (const a of ORDER) if (inGame.includes(a)) tools.push([a, a, "White " + a]);
-  for (const a of ORDER) if (inGame.includes(a)) tools.push([a.toLowerCase(), a.toLowerCase(), "Black " + a]);
+  const tools = [["play", null, "Play moves (click a piece, then its square)"]];
+  for (const a of ORDER) if (inGame.includes(a)) tools.push([a, a, `Place the White ${NAMES[a]} (rank ${rankOf(a)})`]);
+  for (const a of ORDER) if (inGame.includes(a)) tools.push([a.toLowerCase(), a.toLowerCase(), `Place the Black ${NAMES[a]} (rank ${rankOf(a)})`]);
   tools.push(["x", "x", "Remove a piece"]);
   for (const [label, tool, title] of tools) {
     const b = document.createElement("button");
     b.type = "button";
     b.title = title;
+    b.setAttribute("aria-label", title);
     b.dataset.tool = tool ?? "play";
     if (tool && tool !== "x") {
       b.className = isWhite(tool) ? "w" : "b";
       b.textContent = GLYPHS[tool.toUpperCase()];
-    } else b.textContent = tool === "x" ? "✕" : "▶";
+    } else b.textContent = tool === "x" ? "✕" : "▶ Play";
     if (state.tool === tool) b.classList.add("chosen");
     b.addEventListener("click", () => { state.tool = tool; state.from = null; drawPalette(); drawBoard(); });
     pal.appendChild(b);
@@ -250,29 +280,107 @@ async function drawHistogram() {
   box.textContent = "Reading the table…";
   try {
     const s = await api(`/api/${state.ruleset}/stats/${mat}`);
+    // The table may hold the colour swap of the board's material (TvER is
+    // stored as ERvT): its White is then the board's Black.
+    const swapped = s.material !== mat;
+    const here = state.answer && !state.answer.game_over ? state.answer : null;
     let html = "";
-    for (const [key, name] of [["white_to_move", "White"], ["black_to_move", "Black"]]) {
+    for (const [key, stored] of [["white_to_move", "w"], ["black_to_move", "b"]]) {
       const h = s.sides[key];
+      const side = swapped ? (stored === "w" ? "b" : "w") : stored;
+      const name = side === "w" ? "White" : "Black";
       const longest = Math.max(h.win_plies.length, h.loss_plies.length, 1);
       const peak = Math.max(1, ...h.win_plies, ...h.loss_plies);
-      const w = Math.max(240, longest * 4 + 20), H = 160, mid = 80;
+      const left = 44, w = Math.max(260, longest * 4 + left + 12), H = 190, mid = 84, half = 76;
       let bars = "";
       const bar = (counts, up, colour) => counts.forEach((n, d) => {
         if (!n) return;
-        const len = Math.max(1, Math.sqrt(n / peak) * (mid - 8));
-        bars += `<rect x="${10 + d * 4}" y="${up ? mid - len : mid}" width="3" height="${len}" fill="${colour}"><title>${up ? "win" : "loss"} in ${d}: ${n}</title></rect>`;
+        const len = Math.max(1, Math.sqrt(n / peak) * half);
+        bars += `<rect x="${left + d * 4}" y="${up ? mid - len : mid}" width="3" height="${len}" fill="${colour}"><title>${up ? "win" : "loss"} in ${d}: ${n}</title></rect>`;
       });
       bar(h.win_plies, true, "#228b22");
       bar(h.loss_plies, false, "#c82828");
+      // Axes: counts (square root) on the left, plies below.
+      let axes = `<line x1="${left}" y1="${mid - half}" x2="${left}" y2="${mid + half}" stroke="#000"/>`;
+      for (const [n, y] of [[peak, mid - half], [0, mid], [peak, mid + half]]) {
+        axes += `<text x="${left - 4}" y="${y + 3}" font-size="9" text-anchor="end">${n}</text>`;
+      }
+      for (let d = 0; d < longest; d += 10) {
+        axes += `<text x="${left + d * 4}" y="${H - 6}" font-size="9" text-anchor="middle">${d}</text>`;
+      }
+      // The position on the board, if this is its side to move.
+      let mark = "";
+      if (here && here.side_to_move === side && here.plies != null) {
+        const x = left + here.plies * 4 + 1.5;
+        mark = `<line class="here" x1="${x}" y1="${mid - half}" x2="${x}" y2="${mid + half}" stroke="#2a6fdb" stroke-width="2" stroke-dasharray="4 3"><title>this position: ${here.category} in ${here.plies}</title></line>`;
+      }
       const ex = h.longest_win ? ` Longest win ${h.longest_win.plies} plies: <a href="?ruleset=${state.ruleset}&position=${h.longest_win.position.replace(" ", "_")}">${h.longest_win.position}</a>` : "";
-      html += `<p><b>${s.material}, ${name} to move</b>: ${h.wins} wins, ${h.draws} draws, ${h.losses} losses.${ex}</p>
-        <svg width="${w}" height="${H}" viewBox="0 0 ${w} ${H}"><line x1="10" y1="${mid}" x2="${w}" y2="${mid}" stroke="#000"/>${bars}</svg>`;
+      html += `<p><b>${mat}, ${name} to move</b>: ${h.wins} wins, ${h.draws} draws, ${h.losses} losses.${ex}</p>
+        <svg width="${w}" height="${H}" viewBox="0 0 ${w} ${H}"><line x1="${left}" y1="${mid}" x2="${w}" y2="${mid}" stroke="#000"/>${axes}${bars}${mark}</svg>`;
     }
-    box.innerHTML = html + "<p>Wins up, losses down, by plies to the end (square-root scale).</p>";
+    box.innerHTML = html + "<p>Positions by plies to the end, wins up, losses down (square-root scale); the dashed line marks the position on the board.</p>";
   } catch (e) { box.textContent = e.message; }
 }
 
 function showError(text) { $("error").textContent = text || ""; }
+
+// A line of moves from `start` (notation) written as the command line does:
+// numbered, with the piece letter, x for a capture, # for the end.
+function lineText(startText, moves) {
+  let { board, side } = fromNotation(startText);
+  const parts = [];
+  let number = 1;
+  moves.forEach((m, k) => {
+    const from = m.move.slice(0, 2), to = m.move.slice(2);
+    const p = board[from];
+    if (!p) return;
+    let t = side === "w" ? `${number}. ` : k === 0 ? `${number}... ` : "";
+    t += p + from + (m.capture ? "x" : "") + to + (m.end ? "#" : "");
+    parts.push(t);
+    board = { ...board, [to]: p };
+    delete board[from];
+    if (side === "b") number++;
+    side = side === "w" ? "b" : "w";
+  });
+  return parts.join(" ");
+}
+
+function drawRecord() {
+  const rec = $("record");
+  if (!rec) return;
+  const played = state.record.length ? lineText(state.recordFrom, state.record) : "(none yet)";
+  rec.innerHTML = "";
+  const a = document.createElement("p");
+  a.textContent = `Moves played: ${played}`;
+  const b = document.createElement("p");
+  b.id = "line-text";
+  b.textContent = `Line to the end: ${state.line ?? "…"}`;
+  rec.append(a, b);
+}
+
+async function loadLine(seq) {
+  state.line = null;
+  drawRecord();
+  try {
+    const text = toNotation(state.board, state.side);
+    const line = await api(`/api/${state.ruleset}/mainline?position=${posParam()}`);
+    if (seq !== state.seq) return;
+    // Which moves capture, and the last one ends the game.
+    let board = fromNotation(text).board;
+    const moves = line.mainline.map((s, i) => {
+      const to = s.move.slice(2);
+      const m = { move: s.move, capture: Boolean(board[to]), end: i === line.mainline.length - 1 };
+      board = fromNotation(s.position).board;
+      return m;
+    });
+    state.line = moves.length ? lineText(text, moves)
+      : line.category === "draw" ? "none: a draw, no side can force the end" : "none: the game is over";
+  } catch (e) {
+    if (seq !== state.seq) return;
+    state.line = "not available";
+  }
+  drawRecord();
+}
 
 // ---- updating --------------------------------------------------------------
 
@@ -305,10 +413,22 @@ async function refresh(replaceUrl) {
   }
   drawMap();
   drawHistogram();
+  loadLine(seq);
+}
+
+// The board was set up anew: the record of moves starts again from it.
+function edited() {
+  state.record = [];
+  state.recordFrom = null;
+  state.last = null;
 }
 
 function playMove(move) {
   const from = move.slice(0, 2), to = move.slice(2);
+  if (!state.recordFrom) state.recordFrom = toNotation(state.board, state.side);
+  const m = state.answer?.moves.find((x) => x.move === move);
+  state.record.push({ move, capture: Boolean(state.board[to]), end: Boolean(m && (m.den || (m.category === "loss" && m.plies === 0))) });
+  state.last = move;
   state.board[to] = state.board[from];
   delete state.board[from];
   state.side = state.side === "w" ? "b" : "w";
@@ -322,8 +442,9 @@ function clickSquare(sq) {
     if (state.board[sq]) { state.mapSquare = sq; refresh(); }
     return;
   }
-  if (state.tool === "x") { delete state.board[sq]; refresh(); return; }
+  if (state.tool === "x") { delete state.board[sq]; edited(); refresh(); return; }
   if (state.tool) {
+    edited();
     // One piece of each animal per side: placing it again moves it.
     for (const [s, p] of Object.entries(state.board)) if (p === state.tool) delete state.board[s];
     state.board[sq] = state.tool;
@@ -406,14 +527,35 @@ async function start() {
   refresh(true);
 
   $("ruleset").addEventListener("change", async (e) => { state.ruleset = e.target.value; await loadTerrain(); refresh(); });
-  document.querySelectorAll("input[name=side]").forEach((r) => r.addEventListener("change", (e) => { state.side = e.target.value; refresh(); }));
-  $("clear").addEventListener("click", () => { state.board = {}; refresh(); });
+  document.querySelectorAll("input[name=side]").forEach((r) => r.addEventListener("change", (e) => { state.side = e.target.value; edited(); refresh(); }));
+  $("clear").addEventListener("click", () => { state.board = {}; edited(); refresh(); });
+  $("start").addEventListener("click", () => { Object.assign(state, fromNotation(START)); edited(); refresh(); });
+  $("flip").addEventListener("click", () => { state.flipped = !state.flipped; drawBoard(); });
+  $("swap").addEventListener("click", () => {
+    // The colour swap: every piece to the mirrored rank in the other
+    // colour, the other side to move (the same position for the players).
+    const board = {};
+    for (const [sq, p] of Object.entries(state.board)) {
+      board[sq[0] + (10 - Number(sq.slice(1)))] = isWhite(p) ? p.toLowerCase() : p.toUpperCase();
+    }
+    state.board = board;
+    state.side = state.side === "w" ? "b" : "w";
+    edited();
+    refresh();
+  });
   $("load").addEventListener("click", () => {
-    try { Object.assign(state, fromNotation($("fen").value)); refresh(); } catch (e) { showError(e.message); }
+    try { Object.assign(state, fromNotation($("fen").value)); edited(); refresh(); } catch (e) { showError(e.message); }
   });
   $("fen").addEventListener("keydown", (e) => { if (e.key === "Enter") $("load").click(); });
   $("copy").addEventListener("click", () => navigator.clipboard?.writeText($("fen").value));
-  $("best").addEventListener("click", () => { if (state.answer?.moves.length) playMove(state.answer.moves[0].move); });
+  $("best").addEventListener("click", () => {
+    const a = state.answer;
+    if (a?.moves.length) playMove(a.moves[0].move);
+    else if (a?.game_over) {
+      const why = { den: "a piece stands on the enemy den", no_pieces: "a side has no pieces left", no_moves: "the side to move has no legal move" }[a.game_over];
+      showError(`The game is over (${why}): there is no move to play.`);
+    }
+  });
   $("play-line").addEventListener("click", playLine);
   $("stop").addEventListener("click", stopLine);
   document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
