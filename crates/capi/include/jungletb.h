@@ -52,8 +52,14 @@ extern "C" {
 /* No piece, in jtb_position.squares. */
 #define JTB_NO_SQUARE 255
 
-/* Animals, as numbered in jtb_position (the same order as their ranks,
- * weakest first). squares[JTB_PIECE(JTB_BLACK, JTB_LION)] is the Black Lion. */
+/* Animals, as numbered in jtb_position: by ANIMAL, not by rank. The numbers
+ * are the standard ranks minus one (Rat 0 ... Elephant 7), and they stay the
+ * same under every rule set: under wolf_outranks_dog the Wolf still is
+ * JTB_WOLF (2) and the Dog JTB_DOG (3), under tiger_outranks_lion the Tiger
+ * still is JTB_TIGER (5). Numbering pieces by your engine's ranks gives
+ * wrong answers without an error under those rules: use these names, or
+ * jtb_position_from_text. squares[JTB_PIECE(JTB_BLACK, JTB_LION)] is the
+ * Black Lion. */
 #define JTB_RAT 0
 #define JTB_CAT 1
 #define JTB_WOLF 2
@@ -76,6 +82,16 @@ typedef struct jtb_position {
     uint8_t squares[16];
     uint8_t side_to_move;
 } jtb_position;
+
+/*
+ * Fills *out from position text ("7/7/7/7/7/7/2E4/7/6r b"). JTB_OK,
+ * JTB_ERR_POSITION for text that does not parse, JTB_ERR_ARGUMENT for NULL.
+ * Test vector: "7/7/7/7/7/7/2E4/7/6r b" gives
+ *   squares[JTB_PIECE(JTB_WHITE, JTB_ELEPHANT)] == 16   (c3)
+ *   squares[JTB_PIECE(JTB_BLACK, JTB_RAT)]      == 6    (g1)
+ *   every other square JTB_NO_SQUARE, side_to_move == JTB_BLACK.
+ */
+int jtb_position_from_text(const char *text, jtb_position *out);
 
 /* A legal move and its value for the side playing it. */
 typedef struct jtb_root_move {

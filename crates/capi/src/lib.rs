@@ -303,6 +303,40 @@ pub unsafe extern "C" fn jtb_probe(
     })
 }
 
+/// Fills `*out` with the position written as `text` (the notation of
+/// every other call): the way to build a `jtb_position` without numbering
+/// pieces by hand.
+///
+/// # Safety
+/// Pointers are NULL or valid; `text` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_position_from_text(
+    text: *const c_char,
+    out: *mut JtbPosition,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let text = match unsafe { args::text(text) } {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        if out.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL out");
+        }
+        let pos = match args::parse_position(text) {
+            Ok(p) => p,
+            Err(c) => return c,
+        };
+        let position = JtbPosition {
+            squares: pos.raw_squares(),
+            side_to_move: pos.side_to_move().index() as u8,
+        };
+        // SAFETY: non-NULL, valid by contract.
+        unsafe { out.write(position) };
+        JTB_OK
+    })
+}
+
 /// Probes a position given as plain data.
 ///
 /// # Safety

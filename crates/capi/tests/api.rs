@@ -330,3 +330,85 @@ fn flags_choose_the_compressed_form() {
         );
     }
 }
+
+#[test]
+fn positions_from_text_number_pieces_by_animal_under_every_rule_set() {
+    // The header's test vector.
+    let mut pos = JtbPosition {
+        squares: [0; 16],
+        side_to_move: 9,
+    };
+    unsafe {
+        assert_eq!(
+            jtb_position_from_text(c("7/7/7/7/7/7/2E4/7/6r b").as_ptr(), &mut pos),
+            JTB_OK
+        );
+    }
+    let mut expected = [255u8; 16];
+    expected[7] = 16; // JTB_PIECE(JTB_WHITE, JTB_ELEPHANT): c3
+    expected[8] = 6; // JTB_PIECE(JTB_BLACK, JTB_RAT): g1
+    assert_eq!(pos.squares, expected);
+    assert_eq!(pos.side_to_move, 1);
+    unsafe {
+        assert_eq!(
+            jtb_position_from_text(c("garbage").as_ptr(), &mut pos),
+            JTB_ERR_POSITION
+        );
+        assert_eq!(
+            jtb_position_from_text(std::ptr::null(), &mut pos),
+            JTB_ERR_ARGUMENT
+        );
+    }
+    // Under popular + wolf_outranks_dog the Wolf outranks the Dog, but the
+    // numbers stay JTB_WOLF = 2, JTB_DOG = 3: a struct from text answers as
+    // the text does, one numbered by rank would swap the two animals.
+    let dir = tempfile::tempdir().unwrap();
+    let mut rules = jungletb_rules::Ruleset::popular();
+    rules.apply_override("wolf_outranks_dog=true").unwrap();
+    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
+        root: dir.path().to_path_buf(),
+        rules: rules.clone(),
+        max_pieces: 2,
+        materials: vec![],
+        mem: None,
+    })
+    .unwrap();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("popular;wolf_outranks_dog=true").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    let mut differ = 0;
+    for text in [
+        "7/7/7/7/7/7/7/7/W5d w",
+        "7/7/7/7/3d3/7/3W3/7/7 w",
+        "7/7/7/7/7/3w3/7/3D3/7 b",
+    ] {
+        let (mut a, mut b, mut pa, mut pb) = (0, 0, 0, 0);
+        unsafe {
+            assert_eq!(
+                jtb_probe(tb, c(text).as_ptr(), &mut a, &mut pa),
+                JTB_OK,
+                "{}",
+                last_error()
+            );
+            assert_eq!(jtb_position_from_text(c(text).as_ptr(), &mut pos), JTB_OK);
+            assert_eq!(jtb_probe_position(tb, &pos, &mut b, &mut pb), JTB_OK);
+        }
+        assert_eq!((a, pa), (b, pb), "{text}");
+        // The same position numbered by rank (Wolf 3, Dog 2): other pieces.
+        let mut by_rank = JtbPosition {
+            squares: pos.squares,
+            side_to_move: pos.side_to_move,
+        };
+        for color in [0usize, 8] {
+            by_rank.squares.swap(color + 2, color + 3);
+        }
+        let (mut r, mut pr) = (0, 0);
+        unsafe { jtb_probe_position(tb, &by_rank, &mut r, &mut pr) };
+        differ += usize::from((r, pr) != (a, pa));
+    }
+    assert!(
+        differ > 0,
+        "numbering by rank changes answers (the fault the header warns of)"
+    );
+    unsafe { jtb_close(tb) };
+}

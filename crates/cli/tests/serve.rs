@@ -610,4 +610,5 @@ fn start_up_is_one_line_and_requests_are_logged_with_time_and_client() {
     assert!(fields[1].starts_with("127.0.0.1:"), "{log}");
     assert_eq!(&fields[2..5], ["GET", "/health", "200"], "{log}");
     let _ = child.kill();
+    let _ = child.wait();
 }
