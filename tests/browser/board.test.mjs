@@ -213,9 +213,14 @@ try {
 
   // 9. Visitors see no server path or command; a finished game says why
   //    Best move does nothing.
+  const bestTop = () => page.$eval("#best", (b) => b.getBoundingClientRect().top);
+  const topWithout = await bestTop();
   await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R5r_w");
   await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
   const message = await page.textContent("#error");
+  // The message takes room kept for it: nothing below moves.
+  const topWith = await bestTop();
+  assert.equal(topWith, topWithout, `the layout does not jump when a message appears (${topWithout} -> ${topWith})`);
   assert.match(message, /this server has no table for ERvTR: it has tables up to 3 pieces/, message);
   assert.ok(!message.includes("/") && !message.includes("jungletb"), `no path or command: ${message}`);
   await page.goto(base + "/?ruleset=standard&position=3E3/7/7/7/7/7/7/7/6r_b");
