@@ -9,6 +9,23 @@
  *
  * Values are for the side to move. Distances are plies to the end of the
  * game under optimal play: wins odd, losses even, JTB_DRAW has none.
+ * jtb_probe_root gives each move's value for the side playing it, and
+ * plies counted from the position before the move (the HTTP API and
+ * `jungletb probe --json` give the position after the move instead).
+ *
+ * Costs: tables open lazily. The first probe of a material opens its
+ * table and checks its checksum, which reads the whole file (0.8-2.6 ms
+ * for a 4-piece table here, in proportion to the file's size, so far more
+ * for 5 pieces); jtb_preload does that for every table before a search.
+ * After that a probe reads a few bytes of a memory map: no system call,
+ * no allocation, no lock. A missing table costs a failed open the first
+ * time and nothing after (the failure is remembered: JTB_ERR_MISSING).
+ * An open table holds a memory map of its file (address space, and the
+ * pages the kernel keeps cached) and a few KiB; see jtb_options for caps.
+ *
+ * fork(): open tablebases in each process after forking. A child may use
+ * one opened before the fork only if no other thread was inside a
+ * jungletb call at that moment (the maps are inherited read-only).
  */
 #ifndef JUNGLETB_H
 #define JUNGLETB_H
@@ -103,12 +120,16 @@ typedef struct jtb_root_move {
 } jtb_root_move;
 
 /*
- * Opens the tables of a rule set ("standard", "leiden", "popular", optionally
- * followed by options: "standard;universal_traps=true") under the tables
- * root `dir` (the directory `jungletb generate --out` wrote, or the rule
- * set's directory in it). Returns NULL on error, with jtb_last_error()
- * saying why: an unknown or conflicting rule option, or no table of that rule set
- * at all in `dir`. Tables open lazily on first use.
+ * Opens the tables of a rule set under the tables root `dir` (the
+ * directory `jungletb generate --out` wrote, or the rule set's directory in
+ * it). The rule set is named the ways the command line names it: a named
+ * one ("standard", "leiden", "popular"), optionally followed by options
+ * ("popular;wolf_outranks_dog=true"), or the label of a custom rule set's
+ * directory ("popular-custom-96041d..."), whose options are read from its
+ * tables. Returns NULL on error, with jtb_last_error() saying why: an
+ * unknown or conflicting rule option, or no table of that rule set at all
+ * in `dir` (the message lists the rule sets found there). Tables open
+ * lazily on first use (see Costs above).
  */
 jtb_tablebase *jtb_open(const char *dir, const char *ruleset);
 
@@ -147,20 +168,37 @@ void jtb_close(jtb_tablebase *tb);
  * succeeded. Valid until the next call on this thread. */
 const char *jtb_last_error(void);
 
-/* The library's version ("0.2.0"). */
+/* The library's version ("0.2.0"), and as a number (major * 10000 +
+ * minor * 100 + patch: 200). */
 const char *jtb_version(void);
+int jtb_version_number(void);
 
 /* What is covered: 1 if the table of `material` ("ELvR"; either colour
- * order) is present, else 0; and the largest N such that every table of
- * up to N pieces is present (0 if not even all 2-piece tables are). */
+ * order) is present, else 0; 1 if the table a probe of `position` reads is
+ * present (or it is a finished game, which needs none), else 0; and the
+ * largest N such that EVERY table of up to N pieces is present (0 if not
+ * even all 2-piece tables are): a directory with all 3-piece tables and
+ * some 4-piece ones gives 3, so ask jtb_has_table_for per position. */
 int jtb_has_table(const jtb_tablebase *tb, const char *material);
+int jtb_has_table_for(const jtb_tablebase *tb, const char *position);
 int jtb_max_pieces(const jtb_tablebase *tb);
+
+/* Opens every table present of up to max_pieces pieces now (see Costs
+ * above). Returns the number of tables open, or minus an error code
+ * (-JTB_ERR_TABLE for a damaged table). */
+int jtb_preload(const jtb_tablebase *tb, int max_pieces);
 
 /* Value only (the fast path for search). */
 int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);
 int jtb_probe_wdl_position(const jtb_tablebase *tb, const jtb_position *pos, int *wdl);
 
-/* Value and distance in plies (0 for a draw). */
+/* Win, draw or loss of n positions in one call (the crossing into the
+ * library is paid once): wdl[i] for position i, codes[i] its return code
+ * when codes is not NULL. Returns JTB_OK, or the first failing code. */
+int jtb_probe_wdl_many(const jtb_tablebase *tb, const jtb_position *positions, size_t n,
+                       int *wdl, int *codes);
+
+/* Value and distance in plies (0 for a draw); plies may be NULL. */
 int jtb_probe(const jtb_tablebase *tb, const char *position, int *wdl, int *plies);
 int jtb_probe_position(const jtb_tablebase *tb, const jtb_position *pos, int *wdl, int *plies);
 

@@ -7,12 +7,16 @@
 #![warn(missing_docs)]
 
 mod args;
+mod coverage;
+
+pub use coverage::{
+    jtb_has_table, jtb_has_table_for, jtb_max_pieces, jtb_preload, jtb_probe_wdl_many,
+};
 
 use args::{
-    base, fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_of,
+    fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_of,
     LAST_ERROR,
 };
-use jungletb_indexer::Material;
 use jungletb_rules::{Position, Ruleset};
 use jungletb_tablebase::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
 use std::ffi::{c_char, c_int, c_uint};
@@ -194,9 +198,15 @@ pub unsafe extern "C" fn jtb_open_with_flags(
             }
         };
         let mut parts = spec.split(';');
-        let mut rules = match Ruleset::by_name(parts.next().unwrap_or("").trim()) {
+        let name = parts.next().unwrap_or("").trim();
+        let mut rules = match Ruleset::by_name(name) {
             Ok(r) => r,
-            Err(e) => return fail(JTB_ERR_RULESET, e.to_string()),
+            // A custom rule set's label, as its directory is named
+            // (`popular-custom-96041d…`): its options from a table there.
+            Err(e) => match jungletb_tablebase::ruleset_of_label(std::path::Path::new(dir), name) {
+                Some(r) => r,
+                None => return fail(JTB_ERR_RULESET, e.to_string()),
+            },
         };
         for kv in parts.filter(|p| !p.trim().is_empty()) {
             if let Err(e) = rules.apply_override(kv) {
@@ -210,10 +220,25 @@ pub unsafe extern "C" fn jtb_open_with_flags(
         // nothing: say so now rather than at every probe.
         let tables = table_dir(std::path::Path::new(dir), &rules);
         if table_files(&tables).map_or(true, |f| f.is_empty()) {
+            let mut found: Vec<String> = std::fs::read_dir(dir)
+                .map(|rd| {
+                    rd.flatten()
+                        .filter(|e| e.path().is_dir())
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .filter(|n| !n.starts_with('.'))
+                        .collect()
+                })
+                .unwrap_or_default();
+            found.sort();
+            let listed = if found.is_empty() {
+                String::new()
+            } else {
+                format!("; tables found for: {}", found.join(", "))
+            };
             return fail(
                 JTB_ERR_MISSING,
                 format!(
-                    "no tables of rule set '{}' in '{}'",
+                    "no tables of rule set '{}' in '{}'{listed}",
                     rules.label(),
                     tables.display()
                 ),
@@ -575,69 +600,19 @@ unsafe fn line_into(
     JTB_OK
 }
 
-/// 1 if the table of `material` (e.g. "ELvR", either colour order) is
-/// present, 0 if not (or on a bad argument: see `jtb_last_error`).
-///
-/// # Safety
-/// `tb` is NULL or from `jtb_open`; `material` is NULL or NUL-terminated.
-#[no_mangle]
-pub unsafe extern "C" fn jtb_has_table(tb: *const JtbTablebase, material: *const c_char) -> c_int {
-    let mut present = 0;
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, name) = match unsafe { (base(tb), text(material)) } {
-            (Ok(t), Ok(n)) => (t, n),
-            (Err(c), _) | (_, Err(c)) => return c,
-        };
-        let m = match name.parse::<Material>() {
-            Ok(m) => m.canonical().0,
-            Err(e) => return fail(JTB_ERR_ARGUMENT, e.to_string()),
-        };
-        present = covered(tb, m) as c_int;
-        JTB_OK
-    });
-    present
-}
-
-/// The largest N such that every table of up to N pieces is present (0 if
-/// not even every 2-piece table is).
-///
-/// # Safety
-/// `tb` is NULL or from `jtb_open`.
-#[no_mangle]
-pub unsafe extern "C" fn jtb_max_pieces(tb: *const JtbTablebase) -> c_int {
-    let mut n = 0;
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let tb = match unsafe { base(tb) } {
-            Ok(t) => t,
-            Err(c) => return c,
-        };
-        for k in 2..=5u32 {
-            let all = Material::all(k, |a| tb.rules().animal_allowed(a));
-            if !all
-                .iter()
-                .filter(|m| m.piece_count() == k)
-                .all(|&m| covered(tb, m))
-            {
-                break;
-            }
-            n = k as c_int;
-        }
-        JTB_OK
-    });
-    n
-}
-
-/// True if a (plain or compressed) table file of canonical `m` exists.
-fn covered(tb: &Tablebase, m: Material) -> bool {
-    jungletb_tablebase::table_path(tb.dir(), m).exists()
-        || jungletb_tablebase::compressed_table_path(tb.dir(), m).exists()
-}
-
 /// The library's version, e.g. "0.2.0".
 #[no_mangle]
 pub extern "C" fn jtb_version() -> *const c_char {
     static VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
     VERSION.as_ptr() as *const c_char
+}
+
+/// The library's version as a number: major × 10000 + minor × 100 + patch
+/// (0.2.0 is 200), for `#if`-free checks at run time.
+#[no_mangle]
+pub extern "C" fn jtb_version_number() -> c_int {
+    let part = |s: &str| s.parse::<c_int>().unwrap_or(0);
+    part(env!("CARGO_PKG_VERSION_MAJOR")) * 10000
+        + part(env!("CARGO_PKG_VERSION_MINOR")) * 100
+        + part(env!("CARGO_PKG_VERSION_PATCH"))
 }

@@ -412,3 +412,93 @@ fn positions_from_text_number_pieces_by_animal_under_every_rule_set() {
     );
     unsafe { jtb_close(tb) };
 }
+
+#[test]
+fn coverage_preload_batches_labels_and_the_version_number() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    unsafe {
+        // Coverage per position: a 2-piece position yes, 3 pieces no, a
+        // finished game needs no table.
+        assert_eq!(
+            jtb_has_table_for(tb, c("7/7/7/7/7/7/7/7/E5r w").as_ptr()),
+            1
+        );
+        assert_eq!(
+            jtb_has_table_for(tb, c("7/7/7/7/7/7/7/7/EL4r w").as_ptr()),
+            0
+        );
+        assert_eq!(
+            jtb_has_table_for(tb, c("3E3/7/7/7/7/7/7/7/6r b").as_ptr()),
+            1
+        );
+        // Preload opens every table there (36 of 2 pieces).
+        assert_eq!(jtb_preload(tb, 2), 36);
+        assert_eq!(jtb_preload(tb, 1), -JTB_ERR_ARGUMENT);
+        // A batch answers as single probes do; a bad position gets its
+        // own code and the call returns the first failure.
+        let texts = [
+            "7/7/7/7/7/7/7/7/E5r w",
+            "7/7/7/7/7/7/7/7/EL4r w",
+            "7/7/7/7/7/l6/7/7/L6 w",
+        ];
+        let mut batch = Vec::new();
+        for t in texts {
+            let mut p = JtbPosition {
+                squares: [0; 16],
+                side_to_move: 0,
+            };
+            assert_eq!(jtb_position_from_text(c(t).as_ptr(), &mut p), JTB_OK);
+            batch.push(p);
+        }
+        let (mut wdl, mut codes) = ([9; 3], [9; 3]);
+        let r = jtb_probe_wdl_many(tb, batch.as_ptr(), 3, wdl.as_mut_ptr(), codes.as_mut_ptr());
+        assert_eq!(r, JTB_ERR_MISSING);
+        assert_eq!(codes, [JTB_OK, JTB_ERR_MISSING, JTB_OK]);
+        for (i, t) in texts.iter().enumerate().filter(|(i, _)| *i != 1) {
+            let mut single = 9;
+            assert_eq!(jtb_probe_wdl(tb, c(t).as_ptr(), &mut single), JTB_OK);
+            assert_eq!(wdl[i], single, "{t}");
+        }
+        assert_eq!(
+            jtb_probe_wdl_many(
+                tb,
+                std::ptr::null(),
+                0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut()
+            ),
+            JTB_OK
+        );
+        jtb_close(tb);
+        // No tables of popular here: the message lists what there is.
+        assert!(jtb_open(root.as_ptr(), c("popular").as_ptr()).is_null());
+        assert!(
+            last_error().contains("tables found for: standard"),
+            "{}",
+            last_error()
+        );
+    }
+    // A custom rule set by its directory's label.
+    let custom = tempfile::tempdir().unwrap();
+    let mut rules = jungletb_rules::Ruleset::popular();
+    rules.apply_override("wolf_outranks_dog=true").unwrap();
+    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
+        root: custom.path().to_path_buf(),
+        rules: rules.clone(),
+        max_pieces: 2,
+        materials: vec![],
+        mem: None,
+    })
+    .unwrap();
+    let croot = c(custom.path().to_str().unwrap());
+    let label = c(&rules.label());
+    unsafe {
+        let by_label = jtb_open(croot.as_ptr(), label.as_ptr());
+        assert!(!by_label.is_null(), "{}", last_error());
+        jtb_close(by_label);
+    }
+    assert_eq!(jtb_version_number(), 200);
+}

@@ -3,7 +3,7 @@
 use anyhow::{anyhow, Context};
 use clap::Args;
 use jungletb_rules::Ruleset;
-use jungletb_tablebase::{Header, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+use jungletb_tablebase::Header;
 use std::path::{Path, PathBuf};
 
 /// Where the tables are: `--tables DIR` or `JUNGLETB_TABLES`.
@@ -95,44 +95,16 @@ impl RulesArgs {
     }
 }
 
-/// The rule set of the tables directly in `dir` (one rule set's
-/// directory), read from a table header; `None` if `dir` holds no table.
+/// The rule set of the tables directly in `dir`, if it is one rule set's
+/// directory.
 fn rule_set_of_directory(dir: &Path) -> Option<Ruleset> {
-    let rd = std::fs::read_dir(dir).ok()?;
-    for e in rd.flatten() {
-        let path = e.path();
-        let ext = path.extension().and_then(|x| x.to_str());
-        if ext != Some(TABLE_EXTENSION) && ext != Some(COMPRESSED_EXTENSION) {
-            continue;
-        }
-        if let Ok(h) = Header::read(&path) {
-            return Ruleset::from_canonical_string(&h.ruleset).ok();
-        }
-    }
-    None
+    jungletb_tablebase::ruleset_of_dir(dir)
 }
 
 /// The rule set of the tables in directory `label` under `root` (or `root`
 /// itself if that is the directory), read from a table header.
 fn custom_ruleset(root: &Path, label: &str) -> Option<Ruleset> {
-    let dir = if root.file_name().and_then(|n| n.to_str()) == Some(label) {
-        root.to_path_buf()
-    } else {
-        root.join(label)
-    };
-    let rd = std::fs::read_dir(dir).ok()?;
-    for e in rd.flatten() {
-        let path = e.path();
-        let ext = path.extension().and_then(|x| x.to_str());
-        if ext != Some(TABLE_EXTENSION) && ext != Some(COMPRESSED_EXTENSION) {
-            continue;
-        }
-        if let Ok(h) = Header::read(&path) {
-            let r = Ruleset::from_canonical_string(&h.ruleset).ok()?;
-            return (r.label() == label).then_some(r);
-        }
-    }
-    None
+    jungletb_tablebase::ruleset_of_label(root, label)
 }
 
 /// Parses `--material` arguments (any colour order).

@@ -38,6 +38,13 @@ impl Tablebase {
         self.probe_unvalidated(pos)
     }
 
+    /// [`Tablebase::probe_wdl`] of every position of `positions`, in order
+    /// (one call for a batch: an FFI or Python caller pays its crossing
+    /// once).
+    pub fn probe_wdl_many(&self, positions: &[Position]) -> Vec<Result<Wdl, ProbeError>> {
+        positions.iter().map(|p| self.probe_wdl(p)).collect()
+    }
+
     /// Win, draw or loss for the side to move: the fast path for search
     /// (reads only the WDL blocks of compressed tables).
     #[inline]

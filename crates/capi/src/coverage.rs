@@ -1,0 +1,188 @@
+//! What an open tablebase covers, opening its tables ahead of time, and a
+//! batch probe.
+
+use crate::args::{base, fail, guard, parse_position, tablebase_and_struct, text, wdl_of};
+use crate::{JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_OK};
+use jungletb_indexer::Material;
+use jungletb_tablebase::Tablebase;
+use std::ffi::{c_char, c_int};
+
+/// 1 if the table of `material` (e.g. "ELvR", either colour order) is
+/// present, 0 if not (or on a bad argument: see `jtb_last_error`).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `material` is NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_has_table(tb: *const JtbTablebase, material: *const c_char) -> c_int {
+    let mut present = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, name) = match unsafe { (base(tb), text(material)) } {
+            (Ok(t), Ok(n)) => (t, n),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let m = match name.parse::<Material>() {
+            Ok(m) => m.canonical().0,
+            Err(e) => return fail(JTB_ERR_ARGUMENT, e.to_string()),
+        };
+        present = covered(tb, m) as c_int;
+        JTB_OK
+    });
+    present
+}
+
+/// The largest N such that every table of up to N pieces is present (0 if
+/// not even every 2-piece table is).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_max_pieces(tb: *const JtbTablebase) -> c_int {
+    let mut n = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let tb = match unsafe { base(tb) } {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        for k in 2..=5u32 {
+            let all = Material::all(k, |a| tb.rules().animal_allowed(a));
+            if !all
+                .iter()
+                .filter(|m| m.piece_count() == k)
+                .all(|&m| covered(tb, m))
+            {
+                break;
+            }
+            n = k as c_int;
+        }
+        JTB_OK
+    });
+    n
+}
+
+/// True if a (plain or compressed) table file of canonical `m` exists.
+fn covered(tb: &Tablebase, m: Material) -> bool {
+    jungletb_tablebase::table_path(tb.dir(), m).exists()
+        || jungletb_tablebase::compressed_table_path(tb.dir(), m).exists()
+}
+
+/// 1 if the table a probe of `position` (position text) reads is present,
+/// 0 if not (a finished game, which needs no table, is 1; 0 too on a bad
+/// argument: see `jtb_last_error`).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`; `position` is NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_has_table_for(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+) -> c_int {
+    let mut present = 0;
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, text) = match unsafe { (base(tb), text(position)) } {
+            (Ok(t), Ok(n)) => (t, n),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        let pos = match parse_position(text) {
+            Ok(p) => p,
+            Err(c) => return c,
+        };
+        present = match Material::of_position(&pos) {
+            None => 1,
+            Some(m) => covered(tb, m.canonical().0) as c_int,
+        };
+        JTB_OK
+    });
+    present
+}
+
+/// Opens (and checksums) every table present of up to `max_pieces` pieces
+/// now, so that no probe pays for opening a table in the middle of a
+/// search. Returns the number of tables open (≥ 0), or a negative error
+/// code (−JTB_ERR_TABLE for a damaged table, −JTB_ERR_ARGUMENT …).
+///
+/// # Safety
+/// `tb` is NULL or from `jtb_open`.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_preload(tb: *const JtbTablebase, max_pieces: c_int) -> c_int {
+    let mut opened = 0;
+    let code = guard(|| {
+        // SAFETY: forwarded contract.
+        let tb = match unsafe { base(tb) } {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        if !(2..=16).contains(&max_pieces) {
+            return fail(
+                JTB_ERR_ARGUMENT,
+                format!("max_pieces {max_pieces}: 2 to 16"),
+            );
+        }
+        match tb.preload(max_pieces as u32) {
+            Ok(n) => {
+                opened = n as c_int;
+                JTB_OK
+            }
+            Err(e) => crate::args::probe_error(e),
+        }
+    });
+    if code == JTB_OK {
+        opened
+    } else {
+        -code
+    }
+}
+
+/// Probes win, draw or loss of `n` positions given as plain data, one call
+/// for the batch: `wdl[i]` gets position i's value (as `jtb_probe_wdl`'s)
+/// where `codes[i]` (if `codes` is not NULL) gets its return code; the
+/// call returns JTB_OK if every position was answered, else the first
+/// failing position's code (`jtb_last_error` says why).
+///
+/// # Safety
+/// `positions` points to `n` positions, `wdl` (and `codes`, unless NULL) to
+/// room for `n` ints.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_wdl_many(
+    tb: *const JtbTablebase,
+    positions: *const JtbPosition,
+    n: usize,
+    wdl: *mut c_int,
+    codes: *mut c_int,
+) -> c_int {
+    guard(|| {
+        if n > 0 && (positions.is_null() || wdl.is_null()) {
+            return fail(JTB_ERR_ARGUMENT, "NULL positions or wdl");
+        }
+        let mut first = JTB_OK;
+        for i in 0..n {
+            // SAFETY: i < n, within the arrays by contract.
+            let code = match unsafe { tablebase_and_struct(tb, positions.add(i)) } {
+                Err(c) => c,
+                Ok((tb, pos)) => match tb.probe_wdl(&pos) {
+                    Ok(w) => {
+                        let value = match w {
+                            jungletb_rules::Wdl::Win => jungletb_rules::Value::Win(1),
+                            jungletb_rules::Wdl::Draw => jungletb_rules::Value::Draw,
+                            jungletb_rules::Wdl::Loss => jungletb_rules::Value::Loss(0),
+                        };
+                        // SAFETY: i < n by contract.
+                        unsafe { *wdl.add(i) = wdl_of(value).0 };
+                        JTB_OK
+                    }
+                    Err(e) => crate::args::probe_error(e),
+                },
+            };
+            if !codes.is_null() {
+                // SAFETY: i < n by contract.
+                unsafe { *codes.add(i) = code };
+            }
+            if first == JTB_OK {
+                first = code;
+            }
+        }
+        first
+    })
+}
