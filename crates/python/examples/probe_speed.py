@@ -1,0 +1,85 @@
+"""Probes per second from Python, single and batched, beside the native
+rate: the same probes in a Rust loop on one thread, timed in the same run.
+
+    python probe_speed.py path/to/jungletb
+
+Generates the standard tables up to 3 pieces in a temporary directory,
+draws 200,000 random legal positions of them, and times
+`Tablebase.probe_wdl` one by one and `probe_wdl_many` over the same
+positions (texts, and the (n, 17) array form).
+"""
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import jungletb
+
+
+def random_positions(n, seed=1):
+    rng = random.Random(seed)
+    files = "abcdefg"
+    animals = "ELTPDWCR"
+    out = []
+    while len(out) < n:
+        k = rng.choice([2, 3])
+        pieces = rng.sample(animals, k)
+        colours = ["w", "b"] + [rng.choice("wb") for _ in range(k - 2)]
+        squares = rng.sample([f + str(r) for r in range(1, 10) for f in files], k)
+        board = {}
+        for a, c, s in zip(pieces, colours, squares):
+            board[s] = a if c == "w" else a.lower()
+        ranks = []
+        for r in range(9, 0, -1):
+            row, empty = "", 0
+            for f in files:
+                p = board.get(f + str(r))
+                if p is None:
+                    empty += 1
+                else:
+                    row += (str(empty) if empty else "") + p
+                    empty = 0
+            ranks.append(row + (str(empty) if empty else ""))
+        text = "/".join(ranks) + " " + rng.choice("wb")
+        try:
+            p = jungletb.Position(text)
+        except ValueError:
+            continue  # in the water, on a den, or a finished game
+        if not p.is_game_over():
+            out.append(text)
+    return out
+
+
+def main():
+    binary = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([binary, "generate", "--out", d, "--max-pieces", "3", "-q"], check=True)
+        texts = random_positions(200_000)
+        rows = np.array([sq + [side] for sq, side in (jungletb.Position(t).squares() for t in texts)], dtype=np.uint8)
+        with jungletb.open_tablebase(d) as tb:
+            tb.probe_wdl_many(texts[:1000])  # open the tables
+            t0 = time.perf_counter()
+            single = [tb.probe_wdl(t) for t in texts]
+            t1 = time.perf_counter()
+            batch = tb.probe_wdl_many(texts)
+            t2 = time.perf_counter()
+            arrays = tb.probe_wdl_many(rows)
+            t3 = time.perf_counter()
+            native = tb._tb._native_seconds(rows.tobytes())
+        assert list(batch) == single and list(arrays) == single
+        n = len(texts)
+        print(f"python single probes: {n / (t1 - t0):,.0f}/s")
+        print(f"python batch (texts): {n / (t2 - t1):,.0f}/s")
+        print(f"python batch (array): {n / (t3 - t2):,.0f}/s")
+        threads = os.cpu_count() or 1
+        print(f"native, one thread:   {n / native:,.0f}/s")
+        print(f"batch per thread / native: {(n / (t3 - t2)) / threads / (n / native):.2f} ({threads} threads)")
+
+
+if __name__ == "__main__":
+    main()

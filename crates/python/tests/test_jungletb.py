@@ -1,0 +1,137 @@
+"""The Python package answers as the command line does (pytest).
+
+Tables come from the `jungletb` binary ($JUNGLETB_BIN, default
+target/release/jungletb of the repository), generated once per run.
+"""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import jungletb
+
+REPO = Path(__file__).resolve().parents[3]
+BIN = os.environ.get("JUNGLETB_BIN", str(REPO / "target" / "release" / "jungletb"))
+
+
+@pytest.fixture(scope="session")
+def tables(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tables")
+    subprocess.run([BIN, "generate", "--out", str(root), "--max-pieces", "3", "-q"], check=True)
+    return root
+
+
+def sample_positions():
+    """Every placement of a White Elephant and a Black Rat, both sides to
+    move, and some with a third piece: positions the CLI can judge."""
+    files, out = "abcdefg", []
+    squares = [f + str(r) for r in range(1, 10) for f in files]
+    def text(pieces, side):
+        board = {sq: p for p, sq in pieces}
+        ranks = []
+        for r in range(9, 0, -1):
+            row, empty = "", 0
+            for f in files:
+                p = board.get(f + str(r))
+                if p is None:
+                    empty += 1
+                else:
+                    row += (str(empty) if empty else "") + p
+                    empty = 0
+            ranks.append(row + (str(empty) if empty else ""))
+        return "/".join(ranks) + " " + side
+    for i, a in enumerate(squares):
+        for b in squares[i + 1 :: 3]:
+            for side in "wb":
+                out.append(text([("E", a), ("r", b)], side))
+                out.append(text([("T", a), ("r", b), ("C", "a1" if a != "a1" and b != "a1" else "b1")], side))
+    return out
+
+
+@pytest.fixture(scope="session")
+def cli_answers(tables):
+    texts = sample_positions()
+    run = subprocess.run(
+        [BIN, "probe", "--json", "--batch", "--tables", str(tables)],
+        input="\n".join(texts), capture_output=True, text=True,
+    )
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(texts)
+    return answers
+
+
+WDL = {"win": 1, "draw": 0, "loss": -1}
+
+
+def test_single_probes_answer_as_the_cli(tables, cli_answers):
+    with jungletb.open_tablebase(tables) as tb:
+        checked = 0
+        for a in cli_answers:
+            text = a["input"]
+            if "error" in a:
+                with pytest.raises((ValueError, KeyError)):
+                    tb.probe_wdl(text)
+                continue
+            if a["game_over"]:
+                continue
+            assert tb.probe_wdl(text) == WDL[a["category"]], text
+            assert tb.probe_plies(text) == a["plies"], text
+            checked += 1
+        assert checked > 1000
+
+
+def test_batches_answer_as_single_probes(tables, cli_answers):
+    texts = [a["input"] for a in cli_answers if "error" not in a and not a["game_over"]]
+    with jungletb.open_tablebase(tables) as tb:
+        batch = tb.probe_wdl_many(texts)
+        assert batch.dtype == np.int8 and batch.shape == (len(texts),)
+        assert list(batch) == [tb.probe_wdl(t) for t in texts]
+        rows = np.array([sum([[*jungletb.Position(t).squares()[0]], [jungletb.Position(t).squares()[1]]], []) for t in texts], dtype=np.uint8)
+        assert list(tb.probe_wdl_many(rows)) == list(batch)
+
+
+def test_moves_and_lines_answer_as_the_cli(tables, cli_answers):
+    with jungletb.open_tablebase(tables) as tb:
+        for a in cli_answers[:200]:
+            if "error" in a or a["game_over"]:
+                continue
+            assert [m for m, _, _ in tb.root_moves(a["input"])] == [m["move"] for m in a["moves"]]
+            assert tb.line(a["input"]) == a["line"]
+
+
+def test_errors_are_python_errors(tables):
+    with jungletb.open_tablebase(tables) as tb:
+        with pytest.raises(jungletb.MissingTableError):
+            tb.probe_wdl("7/7/7/7/7/7/2E4/1W5/4Ltr b")   # 5 pieces: no table here
+        assert isinstance(jungletb.MissingTableError("x"), KeyError)
+        assert tb.get_wdl("7/7/7/7/7/7/2E4/1W5/4Ltr b", default=7) == 7
+        with pytest.raises(ValueError):
+            tb.probe_wdl("garbage")
+        with pytest.raises(ValueError):
+            tb.probe_wdl("7/7/7/7/7/1E5/7/7/6r w")       # an Elephant in the river
+        marked = tb.probe_wdl_many(["7/7/7/7/7/7/7/7/E5r w", "7/7/7/7/7/7/2E4/1W5/4Ltr b"], on_error="mark")
+        assert list(marked) == [tb.probe_wdl("7/7/7/7/7/7/7/7/E5r w"), jungletb.MISSING]
+    tb.close()
+    with pytest.raises(ValueError):
+        tb.probe_wdl("7/7/7/7/7/7/7/7/E5r w")
+    with pytest.raises(jungletb.MissingTableError):
+        jungletb.open_tablebase(tables, "popular")
+
+
+def test_positions_need_no_tables():
+    p = jungletb.Position()
+    assert len(p.legal_moves()) == 24 and p.side_to_move == "w"
+    assert p.material == "ELTPDWCRvELTPDWCR"
+    p.push("a3a4")
+    assert p.side_to_move == "b"
+    with pytest.raises(ValueError):
+        p.push("a1a9")
+    won = jungletb.Position("7/7/7/7/7/7/7/7/Er5 w")
+    won.push("a1b1")
+    assert won.is_game_over() and won.legal_moves() == []
+    with pytest.raises(ValueError):
+        jungletb.Position("3E3/7/7/7/7/7/7/7/6r w")       # unreachable

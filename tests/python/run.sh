@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Python package: built and installed by pip from crates/python (maturin
+# as the build backend, from PyPI) into a private virtual environment, then
+# its pytest tests, which compare it with the CLI.
+#
+#   tests/python/run.sh [path/to/jungletb]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+bin=$(readlink -f "${1:-$repo/target/release/jungletb}")
+say() { echo "python test: $*"; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install -q --upgrade pip
+say "building and installing crates/python with pip (maturin)"
+"$work/venv/bin/pip" install -q "$repo/crates/python[test]"
+JUNGLETB_BIN="$bin" "$work/venv/bin/python" -m pytest -q "$repo/crates/python/tests"
+JUNGLETB_BIN="$bin" "$work/venv/bin/python" "$repo/crates/python/examples/probe_speed.py" "$bin"
+say "passed"
