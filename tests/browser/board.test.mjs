@@ -8,7 +8,7 @@
 //
 // Exits non-zero with a message on the first failed check.
 
-import { chromium } from "playwright-core";
+import { launchBrowser } from "./launch.mjs";
 import assert from "node:assert/strict";
 
 const [base, outDir] = process.argv.slice(2);
@@ -27,13 +27,7 @@ const api = async (path) => {
 // for the side to move after the move).
 const moverClass = (m) => (m.category === "draw" ? "draw" : m.category === "loss" ? "win" : "loss");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launchBrowser();
 let failed = false;
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });

@@ -4,7 +4,7 @@
 //
 //   node svg.test.mjs OUT_DIR FILE.svg…
 
-import { chromium } from "playwright-core";
+import { launchBrowser } from "./launch.mjs";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -16,13 +16,7 @@ if (!outDir || files.length === 0) {
 }
 const say = (m) => console.log("svg test: " + m);
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launchBrowser();
 let failed = false;
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

@@ -109,12 +109,7 @@ fn announce(opts: &GenerateOptions, threads: Option<usize>) -> anyhow::Result<()
     let seconds = plan.core_seconds() / threads as f64;
     if seconds >= 60.0 {
         let slots: u64 = plan.entries.iter().map(|e| e.slots).sum();
-        let memory = plan
-            .entries
-            .iter()
-            .map(|e| e.memory_bytes)
-            .max()
-            .unwrap_or(0);
+        let memory = plan.largest_memory();
         eprintln!(
             "{} to solve ({} present): {slots} index slots, about {} on {threads} thread(s), up to {} of memory per table (estimates: {:.0} ns per slot per thread, see `jungletb plan`)",
             count(plan.entries.len(), "table", "tables"),

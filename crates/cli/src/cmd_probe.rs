@@ -72,12 +72,7 @@ fn generate_cost(
     if seconds < 30.0 {
         return Ok(String::new());
     }
-    let memory = plan
-        .entries
-        .iter()
-        .map(|e| e.memory_bytes)
-        .max()
-        .unwrap_or(0);
+    let memory = plan.largest_memory();
     Ok(format!(
         " (it also builds the {} smaller tables it needs that are missing: about {} on this \
          machine's {} cores and up to {} of memory, by `jungletb plan`'s estimate)",

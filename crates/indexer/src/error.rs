@@ -24,7 +24,7 @@ pub enum IndexError {
     TooLarge {
         /// The material.
         material: Material,
-        /// The index slots it would need.
+        /// The index slots it would need (`u64::MAX`: more than a u64 holds).
         slots: u64,
     },
 }
@@ -40,6 +40,11 @@ impl fmt::Display for IndexError {
                 f,
                 "material not playable: {material}: the {} does not take part under these rules",
                 animal.name()
+            ),
+            IndexError::TooLarge { material, slots } if *slots == u64::MAX => write!(
+                f,
+                "material too large: {material} has more than 2^64 index slots, and an index \
+                 holds 2^32 (tables go up to 5 pieces)"
             ),
             IndexError::TooLarge { material, slots } => write!(
                 f,

@@ -186,13 +186,23 @@ impl PositionIndex {
         let ranges: Vec<u64> = (2..pieces.len())
             .map(|k| (sets[k].squares.len() - k) as u64)
             .collect();
-        let rest_size: u64 = ranges.iter().product();
-        let placements = pairs.len() as u64 * rest_size;
         let sides = if material.is_symmetric() { 1 } else { 2 };
-        if placements * sides > u32::MAX as u64 {
+        // Checked: the slots of a material of many pieces overflow even a
+        // u64 (16 pieces), which must be refused, not wrapped into a small
+        // number.
+        let rest_size = ranges.iter().try_fold(1u64, |a, &r| a.checked_mul(r));
+        let placements = rest_size.and_then(|r| (pairs.len() as u64).checked_mul(r));
+        let slots = placements.and_then(|p| p.checked_mul(sides));
+        let (Some(rest_size), Some(placements)) = (rest_size, placements) else {
             return Err(IndexError::TooLarge {
                 material,
-                slots: placements * sides,
+                slots: u64::MAX,
+            });
+        };
+        if slots.is_none_or(|n| n > u32::MAX as u64) {
+            return Err(IndexError::TooLarge {
+                material,
+                slots: slots.unwrap_or(u64::MAX),
             });
         }
         let fast_ranges = ranges

@@ -259,3 +259,22 @@ fn five_piece_densities_are_at_least_95_percent() {
     }
     assert!(worst >= 0.95, "worst sampled density {worst}");
 }
+
+#[test]
+fn a_material_too_large_for_any_index_is_refused_not_overflowed() {
+    use jungletb_indexer::{IndexError, Material, PositionIndex};
+    use jungletb_rules::Ruleset;
+    // 16 pieces: more slots than a u64 holds (the product once overflowed:
+    // a panic with overflow checks, a wrong small count without).
+    let all: Material = "ELTPDWCRvELTPDWCR".parse().unwrap();
+    match PositionIndex::new(all, &Ruleset::standard()) {
+        Err(IndexError::TooLarge { slots, .. }) => assert_eq!(slots, u64::MAX),
+        other => panic!("{other:?}"),
+    }
+    // 6 pieces: counted exactly, beyond 2^32.
+    let six: Material = "ELTvELT".parse().unwrap();
+    match PositionIndex::new(six, &Ruleset::standard()) {
+        Err(IndexError::TooLarge { slots, .. }) => assert_eq!(slots, 5_124_069_720),
+        other => panic!("{other:?}"),
+    }
+}

@@ -34,18 +34,7 @@ def random_positions(n, seed=1):
         board = {}
         for a, c, s in zip(pieces, colours, squares):
             board[s] = a if c == "w" else a.lower()
-        ranks = []
-        for r in range(9, 0, -1):
-            row, empty = "", 0
-            for f in files:
-                p = board.get(f + str(r))
-                if p is None:
-                    empty += 1
-                else:
-                    row += (str(empty) if empty else "") + p
-                    empty = 0
-            ranks.append(row + (str(empty) if empty else ""))
-        text = "/".join(ranks) + " " + rng.choice("wb")
+        text = jungletb.position_text(board, rng.choice("wb"))
         try:
             p = jungletb.Position(text)
         except ValueError:

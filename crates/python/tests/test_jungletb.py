@@ -28,22 +28,10 @@ def tables(tmp_path_factory):
 def sample_positions():
     """Every placement of a White Elephant and a Black Rat, both sides to
     move, and some with a third piece: positions the CLI can judge."""
-    files, out = "abcdefg", []
+    files, out = "abcdefg", []  # noqa: F841
     squares = [f + str(r) for r in range(1, 10) for f in files]
     def text(pieces, side):
-        board = {sq: p for p, sq in pieces}
-        ranks = []
-        for r in range(9, 0, -1):
-            row, empty = "", 0
-            for f in files:
-                p = board.get(f + str(r))
-                if p is None:
-                    empty += 1
-                else:
-                    row += (str(empty) if empty else "") + p
-                    empty = 0
-            ranks.append(row + (str(empty) if empty else ""))
-        return "/".join(ranks) + " " + side
+        return jungletb.position_text({sq: p for p, sq in pieces}, side)
     for i, a in enumerate(squares):
         for b in squares[i + 1 :: 3]:
             for side in "wb":

@@ -191,6 +191,16 @@ impl Plan {
         out
     }
 
+    /// The largest estimated memory of one material of the plan (0 for an
+    /// empty plan).
+    pub fn largest_memory(&self) -> u64 {
+        self.entries
+            .iter()
+            .map(|e| e.memory_bytes)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Total estimated core-seconds.
     pub fn core_seconds(&self) -> f64 {
         // `+ 0.0`: the sum of no f64 is -0.0, which would print as "-0.0".

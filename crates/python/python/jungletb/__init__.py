@@ -30,6 +30,7 @@ __all__ = [
     "MissingTableError",
     "BadTableError",
     "MISSING",
+    "position_text",
 ]
 
 #: The value ``probe_wdl_many`` gives a position it could not probe with
@@ -99,6 +100,24 @@ class Tablebase:
             error = {"missing": MissingTableError, "bad_table": BadTableError}.get(kind, ValueError)
             raise error(f"position {index}: {message}")
         return np.frombuffer(values, dtype=np.int8).copy()
+
+
+def position_text(pieces: "dict[str, str]", side: str = "w") -> str:
+    """The notation of a position from ``{square: letter}`` (``{"a1": "E",
+    "g1": "r"}``: upper case White, lower case Black) and the side to move
+    (``"w"`` or ``"b"``): ``"7/7/7/7/7/7/7/7/E5r w"``."""
+    ranks = []
+    for r in range(9, 0, -1):
+        row, empty = "", 0
+        for f in "abcdefg":
+            p = pieces.get(f + str(r))
+            if p is None:
+                empty += 1
+            else:
+                row += (str(empty) if empty else "") + p
+                empty = 0
+        ranks.append(row + (str(empty) if empty else ""))
+    return "/".join(ranks) + " " + side
 
 
 def open_tablebase(directory: str, ruleset: str = "standard", rules: Optional[Sequence[str]] = None) -> Tablebase:
