@@ -52,6 +52,8 @@ extern "C" {
 #define JTB_ERR_RULESET 5    /* unknown rule set or option, or conflicting options */
 #define JTB_ERR_MISSING 6    /* the table needed is not there: not covered, search instead */
 #define JTB_ERR_BUFFER 7     /* output buffer too small: the size needed is reported */
+#define JTB_ERR_LIMIT 8      /* the caps on open files and mapped bytes keep the table closed (jtb_options) */
+#define JTB_ERR_INTERNAL 9   /* a failure inside the library: a bug, please report it */
 
 /* Most legal moves a position can have: a jtb_root_move buffer of this size
  * always suffices. */
@@ -187,6 +189,13 @@ int jtb_max_pieces(const jtb_tablebase *tb);
  * above). Returns the number of tables open, or minus an error code
  * (-JTB_ERR_TABLE for a damaged table). */
 int jtb_preload(const jtb_tablebase *tb, int max_pieces);
+
+/* Whether the game is over, and why, without reading a table: *reason 0
+ * (not over), 1 (a piece on the enemy den), 2 (a side without pieces), 3
+ * (the side to move has no legal move); *winner JTB_WHITE, JTB_BLACK, or
+ * -1 (not over, or a draw under no_move=draw). The probes answer a
+ * finished game with JTB_ERR_GAME_OVER, whatever ended it. */
+int jtb_game_over(const jtb_tablebase *tb, const char *position, int *reason, int *winner);
 
 /* Value only (the fast path for search). */
 int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);

@@ -3,8 +3,8 @@
 //! tablebase and a position, or into an error code.
 
 use crate::{
-    JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_GAME_OVER, JTB_ERR_MISSING,
-    JTB_ERR_POSITION, JTB_ERR_RULESET, JTB_ERR_TABLE,
+    JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_GAME_OVER, JTB_ERR_INTERNAL,
+    JTB_ERR_LIMIT, JTB_ERR_MISSING, JTB_ERR_POSITION, JTB_ERR_RULESET, JTB_ERR_TABLE,
 };
 use jungletb_rules::{Color, Piece, Position, Square, Value};
 use jungletb_tablebase::{ProbeError, TableError, Tablebase};
@@ -28,6 +28,7 @@ pub(crate) fn probe_error(e: ProbeError) -> c_int {
         ProbeError::Rules(_) => JTB_ERR_RULESET,
         ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
         ProbeError::NoTables { .. } | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,
+        ProbeError::Table(TableError::Limit { .. }) => JTB_ERR_LIMIT,
         ProbeError::Table(_) => JTB_ERR_TABLE,
     };
     fail(code, e.to_string())
@@ -38,7 +39,7 @@ pub(crate) fn probe_error(e: ProbeError) -> c_int {
 /// success.
 pub(crate) fn guard(f: impl FnOnce() -> c_int) -> c_int {
     LAST_ERROR.with(|e| *e.borrow_mut() = CString::default());
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| fail(JTB_ERR_ARGUMENT, "internal error"))
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| fail(JTB_ERR_INTERNAL, "internal error"))
 }
 
 /// A finished game is one answer whatever ended it: `JTB_ERR_GAME_OVER`.

@@ -4,6 +4,7 @@
 use crate::args::{base, fail, guard, parse_position, tablebase_and_struct, text, wdl_of};
 use crate::{JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_OK};
 use jungletb_indexer::Material;
+use jungletb_rules::{Color, NoMoveRule};
 use jungletb_tablebase::Tablebase;
 use std::ffi::{c_char, c_int};
 
@@ -184,5 +185,65 @@ pub unsafe extern "C" fn jtb_probe_wdl_many(
             }
         }
         first
+    })
+}
+
+/// Whether the game of `position` (position text) is over, and why:
+/// `*reason` 0 (not over), 1 (a piece stands on the enemy den), 2 (a side
+/// has no pieces), 3 (the side to move has no legal move); `*winner`
+/// JTB_WHITE, JTB_BLACK, or -1 (not over, or a draw under `no_move=draw`).
+/// No table is read. JTB_OK, or JTB_ERR_POSITION for an impossible or
+/// unreachable position.
+///
+/// # Safety
+/// Pointers are NULL or valid; `position` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_game_over(
+    tb: *const JtbTablebase,
+    position: *const c_char,
+    reason: *mut c_int,
+    winner: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, text) = match unsafe { (base(tb), text(position)) } {
+            (Ok(t), Ok(n)) => (t, n),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        if reason.is_null() || winner.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL reason or winner");
+        }
+        let pos = match parse_position(text) {
+            Ok(p) => p,
+            Err(c) => return c,
+        };
+        let rules = tb.rules();
+        if let Err(e) = pos.validate_reachable(rules) {
+            return fail(crate::JTB_ERR_POSITION, e.to_string());
+        }
+        let board = rules.board();
+        let mover = pos.side_to_move();
+        let colour = |c: Color| c.index() as c_int;
+        let (r, w) = if let Some((p, _)) = pos
+            .pieces()
+            .find(|&(p, s)| board.is_den_of(s, p.color.opponent()))
+        {
+            (1, colour(p.color))
+        } else if pos.count(mover) == 0 {
+            (2, colour(mover.opponent()))
+        } else if pos.legal_moves(rules).is_empty() {
+            match rules.no_move {
+                NoMoveRule::Loss => (3, colour(mover.opponent())),
+                NoMoveRule::Draw => (3, -1),
+            }
+        } else {
+            (0, -1)
+        };
+        // SAFETY: non-NULL, valid by contract.
+        unsafe {
+            *reason = r;
+            *winner = w;
+        }
+        JTB_OK
     })
 }

@@ -10,7 +10,8 @@ mod args;
 mod coverage;
 
 pub use coverage::{
-    jtb_has_table, jtb_has_table_for, jtb_max_pieces, jtb_preload, jtb_probe_wdl_many,
+    jtb_game_over, jtb_has_table, jtb_has_table_for, jtb_max_pieces, jtb_preload,
+    jtb_probe_wdl_many,
 };
 
 use args::{
@@ -37,6 +38,11 @@ pub const JTB_ERR_RULESET: c_int = 5;
 pub const JTB_ERR_MISSING: c_int = 6;
 /// The output buffer is too small (the size needed is reported).
 pub const JTB_ERR_BUFFER: c_int = 7;
+/// The tablebase's caps on open files and mapped bytes do not let the table
+/// open (raise them, or close other tablebases).
+pub const JTB_ERR_LIMIT: c_int = 8;
+/// A failure inside the library (a bug: please report it).
+pub const JTB_ERR_INTERNAL: c_int = 9;
 /// Flag of [`jtb_open_with_flags`]: where a material has both a plain and
 /// a compressed table, read the compressed one (`prefer_compressed` in
 /// Rust).

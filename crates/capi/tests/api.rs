@@ -271,9 +271,10 @@ fn options_choose_the_backend_and_limits() {
         o.max_mapped_bytes = 0;
         let tb = jtb_open_with(root.as_ptr(), c("standard").as_ptr(), &o);
         assert!(!tb.is_null());
+        // The caps, not a damaged table: their own code (was JTB_ERR_TABLE).
         assert_eq!(
             jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies),
-            JTB_ERR_TABLE
+            JTB_ERR_LIMIT
         );
         assert!(last_error().contains("limit"), "{}", last_error());
         jtb_close(tb);
@@ -501,4 +502,37 @@ fn coverage_preload_batches_labels_and_the_version_number() {
         jtb_close(by_label);
     }
     assert_eq!(jtb_version_number(), 200);
+}
+
+#[test]
+fn a_finished_game_says_why_and_who_won() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    for (pos, reason, winner) in [
+        ("7/7/7/7/7/7/7/7/E5r w", 0, -1),
+        ("3E3/7/7/7/7/7/7/7/6r b", 1, 0), // White on Black's den
+        ("7/7/7/7/7/7/7/7/E6 b", 2, 0),   // Black has no pieces
+    ] {
+        let (mut r, mut w) = (9, 9);
+        unsafe {
+            assert_eq!(
+                jtb_game_over(tb, c(pos).as_ptr(), &mut r, &mut w),
+                JTB_OK,
+                "{}",
+                last_error()
+            );
+        }
+        assert_eq!((r, w), (reason, winner), "{pos}");
+    }
+    let (mut r, mut w) = (9, 9);
+    unsafe {
+        // Unreachable: White on Black's den with White to move.
+        assert_eq!(
+            jtb_game_over(tb, c("3E3/7/7/7/7/7/7/7/6r w").as_ptr(), &mut r, &mut w),
+            JTB_ERR_POSITION
+        );
+        jtb_close(tb);
+    }
 }
