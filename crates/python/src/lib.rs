@@ -293,6 +293,70 @@ impl Tablebase {
         Ok(split(py, results))
     }
 
+    /// `n` positions of `material`'s table drawn at random (uniform over
+    /// its positions, both sides to move; the same `seed` gives the same
+    /// draw), with their values: rows of 17 bytes (see `Position.squares`),
+    /// WDL as int8 and plies as little-endian int16 (-1 for a draw).
+    #[pyo3(signature = (material, n, seed = 0))]
+    fn sample<'py>(
+        &self,
+        py: Python<'py>,
+        material: &str,
+        n: usize,
+        seed: u64,
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
+        let tb = self.get()?;
+        let asked: Material = material
+            .parse()
+            .map_err(|e: jungletb_indexer::MaterialError| PyValueError::new_err(e.to_string()))?;
+        let (canonical, flipped) = asked.canonical();
+        let table = tb.table(canonical).map_err(py_err)?;
+        let symmetric = canonical.is_symmetric();
+        let (rows, wdl, plies) = py
+            .allow_threads(|| -> Result<_, ProbeError> {
+                let index = table.index();
+                let size = index.size();
+                let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+                let mut next = || {
+                    // splitmix64: a small, well-mixed generator for the draw.
+                    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = state;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^ (z >> 31)
+                };
+                let (mut rows, mut wdl, mut plies) = (Vec::new(), Vec::new(), Vec::new());
+                while wdl.len() < n {
+                    // Slots that hold no position are drawn again (the index
+                    // is 95-100 % dense).
+                    let Some(mut pos) = index.canonical_position(next() % size.max(1)) else {
+                        continue;
+                    };
+                    // A symmetric material stores White to move only: Black to
+                    // move is its colour swap, drawn half the time.
+                    if flipped || (symmetric && next() & 1 == 1) {
+                        pos = pos.color_flip();
+                    }
+                    let v = tb.probe(&pos)?;
+                    rows.extend_from_slice(&pos.raw_squares());
+                    rows.push(pos.side_to_move().index() as u8);
+                    wdl.push(wdl_int(v.wdl()) as u8);
+                    plies.extend_from_slice(&v.plies().map_or(-1i16, |p| p as i16).to_le_bytes());
+                }
+                Ok((rows, wdl, plies))
+            })
+            .map_err(py_err)?;
+        Ok((
+            PyBytes::new_bound(py, &rows),
+            PyBytes::new_bound(py, &wdl),
+            PyBytes::new_bound(py, &plies),
+        ))
+    }
+
     /// Seconds a Rust loop on one thread takes to probe the WDL of the
     /// rows (built before the clock starts): the native rate beside which
     /// `examples/probe_speed.py` puts the Python ones.

@@ -123,3 +123,25 @@ def test_positions_need_no_tables():
     assert won.is_game_over() and won.legal_moves() == []
     with pytest.raises(ValueError):
         jungletb.Position("3E3/7/7/7/7/7/7/7/6r w")       # unreachable
+
+
+def test_samples_of_a_table_are_its_positions_with_their_values(tables):
+    with jungletb.open_tablebase(tables) as tb:
+        for material in ["ERvT", "TvER", "EvE"]:
+            rows, wdl, plies = tb.sample(material, 500, seed=7)
+            assert rows.shape == (500, 17) and wdl.shape == (500,) and plies.shape == (500,)
+            # Every sampled position is of the material, and its values are
+            # the probes' (batch and single alike).
+            assert list(tb.probe_wdl_many(rows)) == list(wdl)
+            for row, w, p in list(zip(rows, wdl, plies))[:50]:
+                squares, side = row[:16], int(row[16])
+                white = "".join(a for a, s in zip("RCWDPTLE", squares[:8]) if s != 255)[::-1]
+                black = "".join(a for a, s in zip("RCWDPTLE", squares[8:]) if s != 255)[::-1]
+                assert f"{white}v{black}" == material
+                assert int(p) == -1 if w == 0 else int(p) >= 0
+            # Both sides to move occur, and the draw is repeatable.
+            assert set(rows[:, 16]) == {0, 1}
+            again = tb.sample(material, 500, seed=7)
+            assert (again[0] == rows).all()
+        with pytest.raises(jungletb.MissingTableError):
+            tb.sample("ELTvR", 10)

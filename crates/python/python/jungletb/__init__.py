@@ -102,6 +102,24 @@ class Tablebase:
         return np.frombuffer(values, dtype=np.int8).copy()
 
 
+def _sample(self, material: str, n: int, seed: int = 0):
+    """``n`` positions of ``material``'s table drawn at random (uniform over
+    its positions, both sides to move; the same ``seed``, the same draw)
+    with their values, for labelled data sets: ``(positions, wdl, plies)``
+    as NumPy arrays of shapes ``(n, 17)`` (``uint8``, the rows
+    :meth:`probe_wdl_many` reads), ``(n,)`` (``int8``: 1, 0, -1 for the
+    side to move) and ``(n,)`` (``int16``, -1 for a draw)."""
+    rows, wdl, plies = self._tb.sample(material, int(n), int(seed))
+    return (
+        np.frombuffer(rows, dtype=np.uint8).reshape(-1, 17).copy(),
+        np.frombuffer(wdl, dtype=np.int8).copy(),
+        np.frombuffer(plies, dtype="<i2").astype(np.int16),
+    )
+
+
+Tablebase.sample = _sample
+
+
 def position_text(pieces: "dict[str, str]", side: str = "w") -> str:
     """The notation of a position from ``{square: letter}`` (``{"a1": "E",
     "g1": "r"}``: upper case White, lower case Black) and the side to move
