@@ -6,7 +6,7 @@ use crate::{
     JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_GAME_OVER, JTB_ERR_INTERNAL,
     JTB_ERR_LIMIT, JTB_ERR_MISSING, JTB_ERR_POSITION, JTB_ERR_RULESET, JTB_ERR_TABLE,
 };
-use jungletb_rules::{Color, Piece, Position, Square, Value};
+use jungletb_rules::{Color, Piece, Position, Square, Value, Wdl};
 use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -81,6 +81,15 @@ pub(crate) unsafe fn text<'a>(p: *const c_char) -> Result<&'a str, c_int> {
 pub(crate) fn parse_position(text: &str) -> Result<Position, c_int> {
     text.parse::<Position>()
         .map_err(|e| fail(JTB_ERR_POSITION, e.to_string()))
+}
+
+/// The C code of a WDL value: 1 win, 0 draw, -1 loss.
+pub(crate) fn wdl_code(w: Wdl) -> c_int {
+    match w {
+        Wdl::Win => 1,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1,
+    }
 }
 
 pub(crate) fn wdl_of(v: Value) -> (c_int, c_int) {

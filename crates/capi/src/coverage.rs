@@ -1,7 +1,7 @@
 //! What an open tablebase covers, opening its tables ahead of time, and a
 //! batch probe.
 
-use crate::args::{base, fail, guard, parse_position, tablebase_and_struct, text, wdl_of};
+use crate::args::{base, fail, guard, parse_position, tablebase_and_struct, text, wdl_code};
 use crate::{JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_OK};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, NoMoveRule};
@@ -164,13 +164,8 @@ pub unsafe extern "C" fn jtb_probe_wdl_many(
                 Err(c) => c,
                 Ok((tb, pos)) => match tb.probe_wdl(&pos) {
                     Ok(w) => {
-                        let value = match w {
-                            jungletb_rules::Wdl::Win => jungletb_rules::Value::Win(1),
-                            jungletb_rules::Wdl::Draw => jungletb_rules::Value::Draw,
-                            jungletb_rules::Wdl::Loss => jungletb_rules::Value::Loss(0),
-                        };
                         // SAFETY: i < n by contract.
-                        unsafe { *wdl.add(i) = wdl_of(value).0 };
+                        unsafe { *wdl.add(i) = wdl_code(w) };
                         JTB_OK
                     }
                     Err(e) => crate::args::probe_error(e),

@@ -15,7 +15,7 @@ pub use coverage::{
 };
 
 use args::{
-    fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_of,
+    fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_code, wdl_of,
     LAST_ERROR,
 };
 use jungletb_rules::{Position, Ruleset};
@@ -226,16 +226,7 @@ pub unsafe extern "C" fn jtb_open_with_flags(
         // nothing: say so now rather than at every probe.
         let tables = table_dir(std::path::Path::new(dir), &rules);
         if table_files(&tables).map_or(true, |f| f.is_empty()) {
-            let mut found: Vec<String> = std::fs::read_dir(dir)
-                .map(|rd| {
-                    rd.flatten()
-                        .filter(|e| e.path().is_dir())
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
-                        .filter(|n| !n.starts_with('.'))
-                        .collect()
-                })
-                .unwrap_or_default();
-            found.sort();
+            let found = jungletb_tablebase::ruleset_dirs(std::path::Path::new(dir));
             let listed = if found.is_empty() {
                 String::new()
             } else {
@@ -415,11 +406,7 @@ pub unsafe extern "C" fn jtb_probe_wdl_position(
             Ok(w) => {
                 // SAFETY: checked non-NULL.
                 unsafe {
-                    *wdl = match w {
-                        jungletb_rules::Wdl::Win => 1,
-                        jungletb_rules::Wdl::Draw => 0,
-                        jungletb_rules::Wdl::Loss => -1,
-                    }
+                    *wdl = wdl_code(w);
                 };
                 JTB_OK
             }

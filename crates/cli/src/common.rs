@@ -49,14 +49,16 @@ impl RulesArgs {
             // Not given: the rule set of the tables when --tables is one
             // rule set's directory, else standard.
             None => tables
-                .and_then(rule_set_of_directory)
+                .and_then(jungletb_tablebase::ruleset_of_dir)
                 .unwrap_or_else(Ruleset::standard),
             Some(name) => match Ruleset::by_name(name) {
                 Ok(r) => r,
-                Err(e) => match tables.and_then(|t| custom_ruleset(t, name)) {
-                    Some(r) => r,
-                    None => return Err(e.into()),
-                },
+                Err(e) => {
+                    match tables.and_then(|t| jungletb_tablebase::ruleset_of_label(t, name)) {
+                        Some(r) => r,
+                        None => return Err(e.into()),
+                    }
+                }
             },
         };
         for kv in &self.rules {
@@ -93,18 +95,6 @@ impl RulesArgs {
     pub fn name(&self) -> &str {
         self.ruleset.as_deref().unwrap_or("standard")
     }
-}
-
-/// The rule set of the tables directly in `dir`, if it is one rule set's
-/// directory.
-fn rule_set_of_directory(dir: &Path) -> Option<Ruleset> {
-    jungletb_tablebase::ruleset_of_dir(dir)
-}
-
-/// The rule set of the tables in directory `label` under `root` (or `root`
-/// itself if that is the directory), read from a table header.
-fn custom_ruleset(root: &Path, label: &str) -> Option<Ruleset> {
-    jungletb_tablebase::ruleset_of_label(root, label)
 }
 
 /// Parses `--material` arguments (any colour order).

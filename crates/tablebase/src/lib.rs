@@ -43,7 +43,7 @@ pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError};
 pub use table::{Backend, Table};
 pub use tablebase::{
-    compressed_table_path, ruleset_of_dir, ruleset_of_label, table_dir, table_files, table_path,
-    Tablebase, TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+    compressed_table_path, ruleset_dirs, ruleset_of_dir, ruleset_of_label, table_dir, table_files,
+    table_path, Tablebase, TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 pub use writer::{write_compressed_table, write_table, TableStats};

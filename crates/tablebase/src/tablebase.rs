@@ -186,6 +186,22 @@ pub fn ruleset_of_dir(dir: &Path) -> Option<Ruleset> {
     })
 }
 
+/// The names of the rule-set directories under the tables root `root`,
+/// sorted (`.locks` and working directories are not rule sets).
+pub fn ruleset_dirs(root: &Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(root)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
 /// The custom rule set whose directory under `root` (or `root` itself) is
 /// labelled `label` (`popular-custom-96041d7177d2e47e`): its options read
 /// from a table there, on the named base the label gives, so that its
@@ -217,17 +233,7 @@ impl Tablebase {
         rules.check_supported().map_err(ProbeError::Rules)?;
         let dir = table_dir(root, &rules);
         if !dir.is_dir() {
-            let mut found: Vec<String> = std::fs::read_dir(root)
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok())
-                        .filter(|e| e.path().is_dir())
-                        // `.locks` and working directories are not rule sets.
-                        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
-                        .collect()
-                })
-                .unwrap_or_default();
-            found.sort();
+            let found = ruleset_dirs(root);
             return Err(ProbeError::NoTables {
                 ruleset: rules.label(),
                 dir,

@@ -76,3 +76,22 @@ pub struct ErrorAnswer {
     /// What went wrong, for programs.
     pub kind: ErrorKind,
 }
+
+/// An error and its causes, one sentence: `a: b: c`. A cause whose
+/// message the one before already ends with is skipped (errors that wrap
+/// another and show its message, as `ProbeError::Position` does).
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut last = s.clone();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let m = c.to_string();
+        if !last.ends_with(&m) {
+            s.push_str(": ");
+            s.push_str(&m);
+        }
+        last = m;
+        cause = c.source();
+    }
+    s
+}

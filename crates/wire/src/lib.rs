@@ -33,8 +33,8 @@ mod error;
 mod probe;
 mod verify;
 
-pub use error::{ErrorAnswer, ErrorKind};
+pub use error::{chain, ErrorAnswer, ErrorKind};
 pub use probe::{
     position_answer, Category, MainlineAnswer, MainlineStep, MoveAnswer, PositionAnswer, Side,
 };
-pub use verify::{chain, Disagreement, FileVerdict, VerifySummary};
+pub use verify::{Disagreement, FileVerdict, VerifySummary};

@@ -51,7 +51,7 @@ impl From<&jungletb_solver::FileVerdict> for FileVerdict {
                     })
                     .collect(),
             ),
-            Outcome::Failed(e) => (Some(chain(e)), Vec::new()),
+            Outcome::Failed(e) => (Some(crate::chain(e)), Vec::new()),
         };
         FileVerdict {
             file: v.path.display().to_string(),
@@ -74,23 +74,4 @@ pub struct VerifySummary {
     pub failed: usize,
     /// Wall time.
     pub seconds: f64,
-}
-
-/// An error and its causes, one sentence: `a: b: c`. A cause whose
-/// message the one before already ends with is skipped (errors that wrap
-/// another and show its message, as `ProbeError::Position` does).
-pub fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut last = s.clone();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let m = c.to_string();
-        if !last.ends_with(&m) {
-            s.push_str(": ");
-            s.push_str(&m);
-        }
-        last = m;
-        cause = c.source();
-    }
-    s
 }
