@@ -247,20 +247,14 @@ impl Tablebase {
         positions: Vec<String>,
     ) -> PyResult<Batch<'py>> {
         let tb = self.get()?;
-        let results: Vec<Result<i8, (&'static str, String)>> = py.allow_threads(|| {
-            positions
-                .par_iter()
-                .map(|t| {
-                    let pos = t
-                        .parse::<RulesPosition>()
-                        .map_err(|e| ("value", e.to_string()))?;
-                    tb.probe_wdl(&pos)
-                        .map(wdl_int)
-                        .map_err(|e| (kind(&e), e.to_string()))
-                })
-                .collect()
-        });
-        Ok(split(py, results))
+        Ok(run_batch(py, positions.len(), |i| {
+            let pos = positions[i]
+                .parse::<RulesPosition>()
+                .map_err(|e| ("value", e.to_string()))?;
+            tb.probe_wdl(&pos)
+                .map(wdl_int)
+                .map_err(|e| (kind(&e), e.to_string()))
+        }))
     }
 
     /// WDL of `n` positions given as rows of 17 bytes (16 squares by piece,
@@ -280,17 +274,12 @@ impl Tablebase {
             ));
         }
         let tb = self.get()?;
-        let results: Vec<Result<i8, (&'static str, String)>> = py.allow_threads(|| {
-            rows.par_chunks(17)
-                .map(|row| {
-                    let pos = from_row(row).map_err(|m| ("value", m))?;
-                    tb.probe_wdl(&pos)
-                        .map(wdl_int)
-                        .map_err(|e| (kind(&e), e.to_string()))
-                })
-                .collect()
-        });
-        Ok(split(py, results))
+        Ok(run_batch(py, rows.len() / 17, |i| {
+            let pos = from_row(&rows[17 * i..17 * i + 17]).map_err(|m| ("value", m))?;
+            tb.probe_wdl(&pos)
+                .map(wdl_int)
+                .map_err(|e| (kind(&e), e.to_string()))
+        }))
     }
 
     /// `n` positions of `material`'s table drawn at random (uniform over
@@ -357,6 +346,13 @@ impl Tablebase {
         ))
     }
 
+    /// The number of threads a batch runs on (rayon's pool:
+    /// `RAYON_NUM_THREADS`, else one per core).
+    #[staticmethod]
+    fn _batch_threads() -> usize {
+        rayon::current_num_threads()
+    }
+
     /// Seconds a Rust loop on one thread takes to probe the WDL of the
     /// rows (built before the clock starts): the native rate beside which
     /// `examples/probe_speed.py` puts the Python ones.
@@ -394,29 +390,43 @@ fn kind(e: &ProbeError) -> &'static str {
     }
 }
 
-fn split<'py>(py: Python<'py>, results: Vec<Result<i8, (&'static str, String)>>) -> Batch<'py> {
-    let mut errors = Vec::new();
-    let values: Vec<u8> = results
-        .into_iter()
+/// Runs `probe` over `0..n` on the thread pool with the GIL released.
+/// The values are collected as bytes (int8, `i8::MIN` for a failure) with
+/// nothing else per position; the rare failures are probed again one by
+/// one for their kind and message.
+fn run_batch<'py, F>(py: Python<'py>, n: usize, probe: F) -> Batch<'py>
+where
+    F: Fn(usize) -> Result<i8, (&'static str, String)> + Sync,
+{
+    let values: Vec<u8> = py.allow_threads(|| {
+        (0..n)
+            .into_par_iter()
+            .map(|i| probe(i).map_or(i8::MIN as u8, |v| v as u8))
+            .collect()
+    });
+    let errors = values
+        .iter()
         .enumerate()
-        .map(|(i, r)| match r {
-            Ok(v) => v as u8,
-            Err((k, m)) => {
-                errors.push((i, k, m));
-                i8::MIN as u8
-            }
-        })
+        .filter(|&(_, &v)| v == i8::MIN as u8)
+        .filter_map(|(i, _)| probe(i).err().map(|(k, m)| (i, k, m)))
         .collect();
     (PyBytes::new_bound(py, &values), errors)
 }
 
 /// A position from a row of 16 squares by piece code and the side to move.
+/// The fast path builds it straight from the squares; a row it refuses is
+/// read again piece by piece for a message that names the fault.
 fn from_row(row: &[u8]) -> Result<RulesPosition, String> {
     let side = match row[16] {
         0 => Color::White,
         1 => Color::Black,
         s => return Err(format!("side to move {s}: 0 (White) or 1 (Black)")),
     };
+    let mut squares = [0u8; 16];
+    squares.copy_from_slice(&row[..16]);
+    if let Some(pos) = RulesPosition::from_raw_squares(squares, side) {
+        return Ok(pos);
+    }
     let mut pieces = Vec::new();
     for (code, &s) in row[..16].iter().enumerate() {
         if s == 255 {
