@@ -19,8 +19,9 @@ pub enum IndexError {
         /// The animal.
         animal: Animal,
     },
-    /// The index would not fit the 32-bit slots the solver and the files
-    /// use (every material up to 5 pieces fits).
+    /// The index would not fit: more slots than a u64 holds, or more than
+    /// 2^32 placements of the pieces after the first two (which decoding
+    /// divides in 32 bits). Every material up to 7 pieces fits.
     TooLarge {
         /// The material.
         material: Material,
@@ -43,13 +44,13 @@ impl fmt::Display for IndexError {
             ),
             IndexError::TooLarge { material, slots } if *slots == u64::MAX => write!(
                 f,
-                "material too large: {material} has more than 2^64 index slots, and an index \
-                 holds 2^32 (tables go up to 5 pieces)"
+                "material too large: {material} has more than 2^64 index slots, more than an \
+                 index holds"
             ),
             IndexError::TooLarge { material, slots } => write!(
                 f,
-                "material too large: {material} has {slots} index slots, more than the 2^32 \
-                 an index holds (tables go up to 5 pieces)"
+                "material too large: {material} has {slots} index slots, and its pieces after \
+                 the first two more than the 2^32 placements an index holds (up to 7 pieces fit)"
             ),
         }
     }

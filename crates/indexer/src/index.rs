@@ -26,7 +26,7 @@ use jungletb_rules::{
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use strength_reduce::StrengthReducedU32;
+use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
 
 /// Version of the index layout; table files record it.
 pub const INDEX_SCHEME_VERSION: u32 = 1;
@@ -94,8 +94,12 @@ pub struct PositionIndex {
     /// The divisors of decoding, precomputed as multiply-and-shift: decoding
     /// divides by them 2 + (pieces - 2) times per position, and a hardware
     /// division costs several times a multiplication.
-    fast_placements: StrengthReducedU32,
+    /// `placements` fits a u32 (every material up to 5 pieces and most of
+    /// 6): a placement splits into pair and rest with a 32-bit
+    /// multiply-and-shift; above, with a 64-bit one ([`Self::wide_rest_size`]).
+    narrow: bool,
     fast_rest_size: StrengthReducedU32,
+    wide_rest_size: StrengthReducedU64,
     fast_ranges: Vec<StrengthReducedU32>,
 }
 
@@ -199,11 +203,16 @@ impl PositionIndex {
                 slots: u64::MAX,
             });
         };
-        if slots.is_none_or(|n| n > u32::MAX as u64) {
+        // Slots are u64 everywhere; the placements of the pieces after the
+        // first two are decoded with 32-bit arithmetic (up to 7 pieces).
+        let Some(slots) = slots else {
             return Err(IndexError::TooLarge {
                 material,
-                slots: slots.unwrap_or(u64::MAX),
+                slots: u64::MAX,
             });
+        };
+        if rest_size > u32::MAX as u64 {
+            return Err(IndexError::TooLarge { material, slots });
         }
         let fast_ranges = ranges
             .iter()
@@ -231,8 +240,9 @@ impl PositionIndex {
             rest_size,
             placements,
             sides,
-            fast_placements: StrengthReducedU32::new(placements.max(1) as u32),
+            narrow: placements <= u32::MAX as u64,
             fast_rest_size: StrengthReducedU32::new(rest_size.max(1) as u32),
+            wide_rest_size: StrengthReducedU64::new(rest_size.max(1)),
             fast_ranges,
         })
     }
@@ -471,19 +481,32 @@ impl PositionIndex {
         })
     }
 
+    /// The side to move, pair number and rest of slot `index` (in range):
+    /// `index = side * placements + pair * rest_size + rest`.
+    #[inline(always)]
+    fn split(&self, index: u64) -> (Color, u32, u32) {
+        let (side, placement) = if index >= self.placements {
+            (Color::Black, index - self.placements)
+        } else {
+            (Color::White, index)
+        };
+        let (pair, rest) = if self.narrow {
+            StrengthReducedU32::div_rem(placement as u32, self.fast_rest_size)
+        } else {
+            let (pair, rest) = StrengthReducedU64::div_rem(placement, self.wide_rest_size);
+            // rest < rest_size <= u32::MAX (checked in `new`), and the pair
+            // number is below the few thousand pairs.
+            (pair as u32, rest as u32)
+        };
+        (side, pair, rest)
+    }
+
     /// Decodes `index` (in range) for a material of `N` pieces, or of any
     /// count up to 16 when `N` is 16 (the loops stop at the piece count).
     #[inline(always)]
     fn decode_n<const N: usize>(&self, index: u64) -> RawPosition {
         let n = self.pieces.len().min(N);
-        let side = if index >= self.placements {
-            Color::Black
-        } else {
-            Color::White
-        };
-        // Index sizes are below 2^32 (checked in `new`).
-        let placement = index as u32 % self.fast_placements;
-        let (pair, mut rest) = StrengthReducedU32::div_rem(placement, self.fast_rest_size);
+        let (side, pair, mut rest) = self.split(index);
         let (a, b, _) = self.pairs[pair as usize];
         let mut digits = [0u32; N];
         for k in (2..n).rev() {
@@ -516,8 +539,7 @@ impl PositionIndex {
         let pos = self.raw_position(index)?;
         // Only slots whose leading pair is its own mirror image can be unused
         // (see the module docs); elsewhere decoding is exact.
-        let placement = index as u32 % self.fast_placements;
-        let pair = placement / self.fast_rest_size;
+        let (_, pair, _) = self.split(index);
         if self.pieces.len() == 2 || !self.pairs[pair as usize].2 {
             return Some(pos);
         }

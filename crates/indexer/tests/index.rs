@@ -271,10 +271,131 @@ fn a_material_too_large_for_any_index_is_refused_not_overflowed() {
         Err(IndexError::TooLarge { slots, .. }) => assert_eq!(slots, u64::MAX),
         other => panic!("{other:?}"),
     }
-    // 6 pieces: counted exactly, beyond 2^32.
-    let six: Material = "ELTvELT".parse().unwrap();
-    match PositionIndex::new(six, &Ruleset::standard()) {
-        Err(IndexError::TooLarge { slots, .. }) => assert_eq!(slots, 5_124_069_720),
+    // 8 pieces: the slots fit a u64, but the placements of the six pieces
+    // after the first two do not fit the 32 bits decoding divides in.
+    let eight: Material = "ELTPvELTP".parse().unwrap();
+    match PositionIndex::new(eight, &Ruleset::standard()) {
+        Err(IndexError::TooLarge { slots, .. }) => {
+            assert!(slots > 1 << 40 && slots < u64::MAX, "{slots}")
+        }
         other => panic!("{other:?}"),
+    }
+}
+
+/// Every 6- and 7-piece material has an index (the error's "up to 7
+/// pieces fit"), and the largest 6-piece ones have more than 2^33 slots,
+/// so that their placements take the 64-bit decoding path.
+#[test]
+fn every_material_up_to_seven_pieces_has_an_index() {
+    let rules = Ruleset::standard();
+    let mut largest = (0u64, None);
+    let mut seven = 0;
+    for m in Material::all(7, |_| true) {
+        if m.piece_count() < 6 {
+            continue;
+        }
+        let index = PositionIndex::new(m, &rules).unwrap_or_else(|e| panic!("{m}: {e}"));
+        if m.piece_count() == 6 && index.size() > largest.0 {
+            largest = (index.size(), Some(m));
+        }
+        seven += (m.piece_count() == 7) as u32;
+    }
+    assert!(seven > 5000, "{seven} seven-piece materials");
+    assert!(largest.0 > 1 << 33, "largest 6-piece index {largest:?}");
+}
+
+/// Random placements of `material` with `side` to move (valid squares, no
+/// two on one square), from a small generator of its own.
+fn random_positions(material: Material, rules: &Ruleset, n: usize, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    let board = rules.board();
+    let squares: Vec<Square> = Square::all().collect();
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let side = if next() % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut pos = Position::empty(side);
+        for p in material.pieces() {
+            loop {
+                let s = squares[next() % squares.len()];
+                if pos.is_empty(s) && rules.may_stand(board, p, s) {
+                    pos.put(p, s);
+                    break;
+                }
+            }
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// 6-piece indices, the largest among them (slots beyond 2^33) included:
+/// a random position's slot decodes to a position of its symmetry class
+/// (positions to slots and back), sampled slots across the whole range,
+/// the last ones and those around 2^32 included, decode to valid positions
+/// whose slot is the same or a used one (slots to positions and back), and
+/// the sampled density is at least 0.95.
+#[test]
+fn six_piece_indices_round_trip_beyond_two_to_the_32() {
+    let rules = Ruleset::standard();
+    let largest = Material::all(6, |_| true)
+        .into_iter()
+        .filter(|m| m.piece_count() == 6)
+        .max_by_key(|m| PositionIndex::new(*m, &rules).unwrap().size())
+        .unwrap();
+    let names = [
+        "ELTvELT", "ELTPvDW", "RCvELTP", "ELTRvCR", "DWCRvLR", "LTPDvWC",
+    ];
+    for m in names
+        .iter()
+        .map(|n| n.parse::<Material>().unwrap().canonical().0)
+        .chain([largest])
+    {
+        let index = PositionIndex::new(m, &rules).unwrap();
+        let size = index.size();
+        assert!(size > 1 << 32, "{m}: {size} slots");
+        for pos in random_positions(m, &rules, 3000, size) {
+            let j = index.index(&pos);
+            assert!(j < size, "{m}: {j}");
+            let back = index.position(j).unwrap();
+            let class = [pos, pos.mirror()];
+            let same = class.contains(&back)
+                || index.white_to_move_only()
+                    && class
+                        .iter()
+                        .any(|p| p.color_flip() == back || p.color_flip().mirror() == back);
+            assert!(same, "{m}: {pos:?} -> {j} -> {back:?}");
+        }
+        let edges = [
+            0,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 32) + 1,
+            size / 2,
+            size - 2,
+            size - 1,
+        ];
+        let step = size / 3000;
+        for i in (0..size)
+            .step_by(step as usize)
+            .chain(edges.into_iter().filter(|&i| i < size))
+        {
+            let pos = index.position(i).unwrap();
+            pos.validate(&rules).unwrap();
+            let j = index.index(&pos);
+            assert!(j == i || index.is_canonical_slot(j), "{m}: {i} -> {j}");
+        }
+        assert_eq!(index.position(size), None);
+        let density = sampled_density(&index);
+        assert!(density >= 0.95, "{m}: density {density}");
     }
 }

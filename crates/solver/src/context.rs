@@ -4,7 +4,7 @@
 use crate::subtables::SubTables;
 use jungletb_indexer::PositionIndex;
 use jungletb_rules::{MoveTables, Ruleset};
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::AtomicU16;
 
 /// Everything the passes share.
 pub(crate) struct Ctx<'a> {
@@ -14,5 +14,5 @@ pub(crate) struct Ctx<'a> {
     /// The tables captures lead into.
     pub(crate) subs: SubTables,
     /// The working cells (see `cell.rs`).
-    pub(crate) cells: &'a [AtomicU32],
+    pub(crate) cells: &'a [AtomicU16],
 }

@@ -72,6 +72,16 @@ pub enum SolveError {
         /// The distance came from a smaller table (read through a capture).
         in_subtable: bool,
     },
+    /// A position has more successors than a working cell counts (not
+    /// reachable below 9 pieces).
+    TooManyMoves {
+        /// The material being solved.
+        material: Material,
+        /// The weighted successor count found.
+        count: usize,
+        /// The most a cell counts.
+        limit: usize,
+    },
 }
 
 impl SolveError {
@@ -142,6 +152,15 @@ impl fmt::Display for SolveError {
                 if *in_subtable { "a smaller table holds" } else { "the solve reached" }
             )
             }
+            SolveError::TooManyMoves {
+                material,
+                count,
+                limit,
+            } => write!(
+                f,
+                "{material}: a position with a weighted count of {count} successors, more than \
+                 the {limit} a working cell counts"
+            ),
         }
     }
 }
@@ -158,6 +177,7 @@ impl std::error::Error for SolveError {
             SolveError::Disagrees { source, .. } => Some(&**source),
             SolveError::MemoryTooSmall { .. }
             | SolveError::DistanceOverflow { .. }
+            | SolveError::TooManyMoves { .. }
             | SolveError::NoTables { .. }
             | SolveError::WrongName { .. } => None,
         }

@@ -8,7 +8,7 @@
 //! cells are read in increasing order (the hardware prefetcher follows), and
 //! the un-moves of the fastest-varying piece land close to the slot just
 //! read. A bitmap also holds each position once, however often it was
-//! reached, and costs one bit per slot (the cells cost 32).
+//! reached, and costs one bit per slot (the cells cost 16).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -27,7 +27,7 @@ impl Frontier {
 
     /// Adds slot `i`.
     #[inline]
-    pub(crate) fn insert(&self, i: u32) {
+    pub(crate) fn insert(&self, i: u64) {
         let bit = 1u64 << (i % 64);
         let word = &self.words[i as usize / 64];
         // Most slots are inserted once: test first, so that a slot already
@@ -44,7 +44,7 @@ impl Frontier {
     /// cleared with a locked instruction, the words between with a plain
     /// store (the loop every level runs over the whole bitmap).
     #[inline]
-    pub(crate) fn drain(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u32)) {
+    pub(crate) fn drain(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64)) {
         if range.start >= range.end {
             return;
         }
@@ -70,7 +70,7 @@ impl Frontier {
     /// Takes the slots of word `w` under `mask` (the rest of the word may
     /// belong to a range another thread takes at the same time).
     #[inline]
-    fn drain_part(&self, w: u64, mask: u64, f: &mut impl FnMut(u32)) {
+    fn drain_part(&self, w: u64, mask: u64, f: &mut impl FnMut(u64)) {
         let word = &self.words[w as usize];
         if word.load(Relaxed) & mask != 0 {
             each_bit(w, word.fetch_and(!mask, Relaxed) & mask, f);
@@ -80,9 +80,9 @@ impl Frontier {
 
 /// Calls `f` with the slot of every set bit of word `w`'s `bits`, in order.
 #[inline]
-fn each_bit(w: u64, mut bits: u64, f: &mut impl FnMut(u32)) {
+fn each_bit(w: u64, mut bits: u64, f: &mut impl FnMut(u64)) {
     while bits != 0 {
-        f((w * 64) as u32 + bits.trailing_zeros());
+        f(w * 64 + bits.trailing_zeros() as u64);
         bits &= bits - 1;
     }
 }
@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn drains_ranges_that_split_words() {
         let f = Frontier::new(300);
-        let all: Vec<u32> = (0..300).filter(|i| i % 3 != 1).collect();
+        let all: Vec<u64> = (0..300).filter(|i| i % 3 != 1).collect();
         for &i in &all {
             f.insert(i);
         }
@@ -117,7 +117,7 @@ mod tests {
         for range in [0..5u64, 5..64, 64..70, 70..70, 70..191, 191..192, 192..300] {
             let before = out.len();
             f.drain(range.clone(), |i| out.push(i));
-            assert!(out[before..].iter().all(|&i| range.contains(&(i as u64))));
+            assert!(out[before..].iter().all(|&i| range.contains(&i)));
         }
         assert_eq!(out, all);
     }

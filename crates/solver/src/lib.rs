@@ -44,6 +44,7 @@ mod error;
 mod files;
 mod frontier;
 mod generate;
+mod levels;
 mod plan;
 mod propagate;
 mod schedule;

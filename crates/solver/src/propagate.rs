@@ -14,15 +14,13 @@
 //! Updates commute within a level (that is what lets threads share one), so
 //! delaying them changes nothing but the order of memory accesses.
 
-use crate::cell::{
-    improves_to_win, is_undecided, loss, value_of, weight, win, with_value, UNDECIDED,
-};
+use crate::cell::{count_of, floor_of, improves_to_win, is_undecided, loss, weight, win};
 use crate::context::Ctx;
 use crate::frontier::Frontier;
 use jungletb_format::encoding;
 use jungletb_indexer::{Neighbours, PositionIndex};
 use jungletb_rules::Value;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// Updates gathered before a batch is applied. Measured on TRvTR (1
 /// thread): 16 was 6 % slower than 64; 256 no faster.
@@ -41,7 +39,7 @@ pub(crate) struct LevelOutcome {
     /// Positions decided for level `d + 1` (inserted in `next`).
     pub(crate) found: u64,
     /// Losses decided for later levels (held back by a floor).
-    pub(crate) later: Vec<(u16, u32)>,
+    pub(crate) later: Vec<(u16, u64)>,
 }
 
 /// Expands the positions of `current` in `slots`, all decided at level
@@ -59,13 +57,13 @@ pub(crate) fn propagate_slots<const SHARED: bool>(
 ) {
     let expand = expand_for(ctx.index);
     let mut batch = Batch::new();
-    let mut visit = |c: u32, batch: &mut Batch| {
+    let mut visit = |c: u64, batch: &mut Batch| {
         expand(ctx, d, c, batch);
         if batch.len >= BATCH {
             batch.apply::<SHARED>(ctx, d, next, out);
         }
     };
-    let mut ahead = [0u32; AHEAD];
+    let mut ahead = [0u64; AHEAD];
     let mut taken = 0usize;
     current.drain(slots, |i| {
         prefetch(&ctx.cells[i as usize]);
@@ -87,7 +85,7 @@ pub(crate) fn propagate_slots<const SHARED: bool>(
 /// (the predecessor wins).
 #[derive(Clone, Copy, Default)]
 struct Update {
-    slot: u32,
+    slot: u64,
     decrement: u8,
 }
 
@@ -140,11 +138,11 @@ impl Batch {
 /// The predecessor in `slot` (index `p`) of a position lost in `n - 1`
 /// plies wins in `n`, unless it already wins sooner.
 #[inline(always)]
-fn set_win(slot: &AtomicU32, p: u32, n: u16, next: &Frontier, out: &mut LevelOutcome) {
+fn set_win(slot: &AtomicU16, p: u64, n: u16, next: &Frontier, out: &mut LevelOutcome) {
     let target = win(n);
     let mut cur = slot.load(Relaxed);
-    while improves_to_win(value_of(cur), n) {
-        match slot.compare_exchange_weak(cur, with_value(cur, target), Relaxed, Relaxed) {
+    while improves_to_win(cur, n) {
+        match slot.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
             Ok(_) => {
                 next.insert(p);
                 out.found += 1;
@@ -158,39 +156,50 @@ fn set_win(slot: &AtomicU32, p: u32, n: u16, next: &Frontier, out: &mut LevelOut
 /// One successor of the predecessor in `slot` (index `p`) is won at level
 /// `d` for the side to move there: its counter drops by `w`; at zero the
 /// predecessor is lost.
+///
+/// A compare-and-swap, not a `fetch_sub`: a decided cell holds no count
+/// (see `cell.rs`), so a subtraction racing with another thread's win
+/// would corrupt the value. One locked instruction either way.
 #[inline(always)]
-fn count_down(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
-    // A decided predecessor's count no longer matters: skip the write,
-    // which keeps the cache line shared between cores.
-    if !is_undecided(value_of(slot.load(Relaxed))) {
-        return;
-    }
-    let w = w as u32;
-    let before_sub = slot.fetch_sub(w, Relaxed);
-    if before_sub & 0xFF != w {
-        return;
-    }
-    // That was the last undecided successor: a loss, unless the position is
-    // a win already.
-    let mut cur = before_sub - w;
+fn count_down(slot: &AtomicU16, p: u64, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
+    let mut cur = slot.load(Relaxed);
     loop {
-        let old = value_of(cur);
-        if !is_undecided(old) {
+        // A decided predecessor's count no longer matters: no write, which
+        // also keeps the cache line shared between cores.
+        if !is_undecided(cur) {
             return;
         }
-        let level = (d + 1).max(old - UNDECIDED);
-        match slot.compare_exchange_weak(cur, with_value(cur, loss(level)), Relaxed, Relaxed) {
+        let new = if count_of(cur) != w {
+            cur - w as u16
+        } else {
+            // The last undecided successor: a loss, at the floor's level
+            // if that is later.
+            loss((d + 1).max(floor_of(cur)))
+        };
+        match slot.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
             Ok(_) => {
-                if level == d + 1 {
-                    next.insert(p);
-                    out.found += 1;
-                } else {
-                    out.later.push((level, p));
+                if !is_undecided(new) {
+                    lost(p, new, d, next, out);
                 }
                 return;
             }
             Err(now) => cur = now,
         }
+    }
+}
+
+/// Records the predecessor `p` just decided as `value`, a loss at level
+/// `d + 1` or later: in `next`, or held back in `out.later`.
+#[inline(always)]
+fn lost(p: u64, value: u16, d: u16, next: &Frontier, out: &mut LevelOutcome) {
+    if value == loss(d + 1) {
+        next.insert(p);
+        out.found += 1;
+    } else {
+        let level = encoding::decode(value)
+            .and_then(|v| v.plies())
+            .expect("a loss");
+        out.later.push((level, p));
     }
 }
 
@@ -204,44 +213,37 @@ fn count_down(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mu
 /// threads write identical tables). Two threads use it too, while each
 /// writes only cells the other never writes (see `schedule.rs`).
 #[inline(always)]
-fn update_alone(slot: &AtomicU32, p: u32, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
+fn update_alone(slot: &AtomicU16, p: u64, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
     let cur = slot.load(Relaxed);
-    let old = value_of(cur);
     if w == 0 {
-        if improves_to_win(old, d + 1) {
-            slot.store(with_value(cur, win(d + 1)), Relaxed);
+        if improves_to_win(cur, d + 1) {
+            slot.store(win(d + 1), Relaxed);
             next.insert(p);
             out.found += 1;
         }
         return;
     }
-    if !is_undecided(old) {
+    if !is_undecided(cur) {
         return;
     }
-    let after = cur - w as u32;
-    if cur & 0xFF != w as u32 {
-        slot.store(after, Relaxed);
+    if count_of(cur) != w {
+        slot.store(cur - w as u16, Relaxed);
         return;
     }
-    let level = (d + 1).max(old - UNDECIDED);
-    slot.store(with_value(after, loss(level)), Relaxed);
-    if level == d + 1 {
-        next.insert(p);
-        out.found += 1;
-    } else {
-        out.later.push((level, p));
-    }
+    let value = loss((d + 1).max(floor_of(cur)));
+    slot.store(value, Relaxed);
+    lost(p, value, d, next, out);
 }
 
 /// Asks for the cache line of `cell` ahead of its use.
 #[inline(always)]
-fn prefetch(cell: &AtomicU32) {
+fn prefetch(cell: &AtomicU16) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it never faults, and the address
     // is a valid reference anyway.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(cell as *const AtomicU32 as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(cell as *const AtomicU16 as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = cell;
@@ -249,14 +251,14 @@ fn prefetch(cell: &AtomicU32) {
 
 /// Queues the predecessor updates of position `c`, decided at level `d`,
 /// prefetching their cells. `N` is the piece count (see [`Neighbours`]).
-fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u32, batch: &mut Batch) {
-    let value = value_of(ctx.cells[c as usize].load(Relaxed));
+fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u64, batch: &mut Batch) {
+    let value = ctx.cells[c as usize].load(Relaxed);
     let Some(v) = encoding::decode(value).filter(|v| v.plies() == Some(d)) else {
         return; // stale entry: decided at another level
     };
     let pos = ctx
         .index
-        .raw_position(c as u64)
+        .raw_position(c)
         .expect("decided positions are in range");
     let before = pos.side_to_move().opponent();
     let decrement = match v {
@@ -269,13 +271,12 @@ fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u32, batch: &mut Batch) {
         .neighbours::<N>(pos.squares(), before)
         .expect("N is the piece count");
     ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-        let slot = near.index_after(code, from) as u32;
+        let slot = near.index_after(code, from);
         // What lets two threads update without locked instructions (see
         // `schedule.rs`): a predecessor lies in the other side's half.
         debug_assert!(
             ctx.index.white_to_move_only()
-                || (u64::from(slot) < ctx.index.size() / 2)
-                    != (u64::from(c) < ctx.index.size() / 2)
+                || (slot < ctx.index.size() / 2) != (c < ctx.index.size() / 2)
         );
         prefetch(&ctx.cells[slot as usize]);
         batch.push(Update { slot, decrement });
@@ -283,7 +284,7 @@ fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u32, batch: &mut Batch) {
 }
 
 /// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> fn(&Ctx, u16, u32, &mut Batch) {
+fn expand_for(index: &PositionIndex) -> fn(&Ctx, u16, u64, &mut Batch) {
     match index.piece_count() {
         2 => expand::<2>,
         3 => expand::<3>,

@@ -1,13 +1,16 @@
 //! Solving one material by retrograde analysis (see the crate docs).
 //!
-//! Working state: one 32-bit cell per index slot (see `cell.rs`), in memory
+//! Working state: one 16-bit cell per index slot (see `cell.rs`), in memory
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
-use crate::cell::{cell, is_undecided, loss, value_of, weight, win, MAX_WORK_PLIES, UNDECIDED};
+use crate::cell::{
+    is_undecided, loss, undecided, weight, win, MAX_COUNT, MAX_FLOOR, MAX_WORK_PLIES,
+};
 use crate::context::Ctx;
 use crate::error::SolveError;
 use crate::frontier::Frontier;
+use crate::levels::LevelLists;
 use crate::propagate::{propagate_slots, LevelOutcome};
 use crate::schedule::Schedule;
 use crate::subtables::SubTables;
@@ -17,13 +20,14 @@ use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{MoveTables, NoMoveRule, Ruleset, Value};
 use jungletb_tablebase::Tablebase;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// Index slots the forward sweep hands to a thread at a time.
 const CHUNK: usize = 4096;
+/// Chunks of the sweep whose seeds are gathered at a time (4 M slots).
+const GROUP: usize = 1024;
 
 /// Figures of one solve.
 #[derive(Debug, Clone, Default)]
@@ -63,16 +67,16 @@ pub fn solve_material(
     let subs = SubTables::open(material, subtables)?;
     let in_memory = in_memory_bytes(n as u64) <= mem_budget;
     let mut cells = if in_memory {
-        WorkArray::anonymous(n, 4)?
+        WorkArray::anonymous(n, 2)?
     } else {
-        WorkArray::file(work_dir, "cells", n, 4)?
+        WorkArray::file(work_dir, "cells", n, 2)?
     };
     let ctx = Ctx {
         rules,
         tables: MoveTables::new(rules),
         index: &index,
         subs,
-        cells: cells.atomic_u32(),
+        cells: cells.atomic_u16(),
     };
 
     // Pass 1: forward sweep. Positions decided at levels 0 (no move) and 1
@@ -81,24 +85,29 @@ pub fn solve_material(
     let t0 = Instant::now();
     let mut current = Frontier::new(n);
     let mut next = Frontier::new(n);
-    let seeds: Vec<Result<SweepSeeds, SolveError>> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-            let len = range.len() as u64;
-            let out = sweep_chunk(&ctx, range, [&current, &next]);
-            on_progress(len);
-            out
-        })
-        .collect();
-    let mut levels: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
+    let mut levels = LevelLists::default();
     let (mut pending, mut pending_next) = (0u64, 0u64);
-    for s in seeds {
-        let s = s?;
-        pending += s.first[0];
-        pending_next += s.first[1];
-        for (level, i) in s.later {
-            levels.entry(level).or_default().push(i);
+    // Chunks in groups, each group's seeds appended (in slot order) before
+    // the next group starts, so that only one group's pairs wait at a time.
+    let chunks = n.div_ceil(CHUNK);
+    for group in (0..chunks).step_by(GROUP) {
+        let seeds: Vec<Result<SweepSeeds, SolveError>> = (group..(group + GROUP).min(chunks))
+            .into_par_iter()
+            .map(|c| {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                let len = range.len() as u64;
+                let out = sweep_chunk(&ctx, range, [&current, &next]);
+                on_progress(len);
+                out
+            })
+            .collect();
+        for s in seeds {
+            let s = s?;
+            pending += s.first[0];
+            pending_next += s.first[1];
+            for (level, i) in s.later {
+                levels.push_sorted(level, i);
+            }
         }
     }
     let mut stats = SolveStats {
@@ -121,13 +130,10 @@ pub fn solve_material(
         !index.white_to_move_only(),
     );
     loop {
-        if let Some(list) = levels.remove(&d) {
-            pending += list.len() as u64;
-            list.par_iter().for_each(|&i| current.insert(i));
-        }
+        pending += levels.take(d, |i| current.insert(i));
         if pending == 0 && pending_next == 0 {
-            match levels.first_key_value() {
-                Some((&l, _)) => {
+            match levels.first_level() {
+                Some(l) => {
                     d = l;
                     continue;
                 }
@@ -159,7 +165,7 @@ pub fn solve_material(
         let found = outcomes.iter().map(|o| o.found).sum::<u64>();
         let later = outcomes.into_iter().flat_map(|o| o.later);
         for (level, i) in later {
-            levels.entry(level).or_default().push(i);
+            levels.push(level, i);
         }
         std::mem::swap(&mut current, &mut next);
         (pending, pending_next) = (pending_next + found, 0);
@@ -169,11 +175,8 @@ pub fn solve_material(
     stats.propagate = t1.elapsed();
 
     // Undecided positions are draws. The values replace the cells in place.
-    stats.positions = cells.narrow_u32_to_u16(
-        |c| match value_of(c) {
-            v if is_undecided(v) => RAW_DRAW,
-            v => v,
-        },
+    stats.positions = cells.map_u16(
+        |c| if is_undecided(c) { RAW_DRAW } else { c },
         |v| v != RAW_UNUSED,
     );
     let raw = SolvedValues(cells);
@@ -201,11 +204,11 @@ impl std::ops::Deref for SolvedValues {
 }
 
 /// Bytes of memory a material of `slots` index slots needs to be solved
-/// entirely in memory: the cells (4 bytes a slot, which become the 2-byte
-/// output in place), the frontier bitmaps (1/4) and a margin for lists and
+/// entirely in memory: the cells (2 bytes a slot, which become the output
+/// in place), the frontier bitmaps (1/4) and a margin for lists and
 /// buffers.
 pub fn in_memory_bytes(slots: u64) -> u64 {
-    slots * 4 + minimum_memory(slots)
+    slots * 2 + minimum_memory(slots)
 }
 
 /// The least memory budget that lets a material of `slots` index slots make
@@ -219,7 +222,7 @@ pub fn minimum_memory(slots: u64) -> u64 {
 /// level-0 and level-1 frontiers, and the other decided positions by level.
 struct SweepSeeds {
     first: [u64; 2],
-    later: Vec<(u16, u32)>,
+    later: Vec<(u16, u64)>,
 }
 
 /// The forward sweep over one chunk of slots: counts each position's moves
@@ -235,15 +238,15 @@ fn sweep_chunk(
     };
     let mut seed = |level: u16, i: usize| {
         if level < 2 {
-            first[level as usize].insert(i as u32);
+            first[level as usize].insert(i as u64);
             seeds.first[level as usize] += 1;
         } else {
-            seeds.later.push((level, i as u32));
+            seeds.later.push((level, i as u64));
         }
     };
     for i in range {
         let Some(pos) = ctx.index.canonical_raw_position(i as u64) else {
-            ctx.cells[i].store(cell(RAW_UNUSED, 0), Relaxed);
+            ctx.cells[i].store(RAW_UNUSED, Relaxed);
             continue;
         };
         let mut any_move = false;
@@ -281,18 +284,30 @@ fn sweep_chunk(
                 }
                 NoMoveRule::Draw => RAW_DRAW,
             };
-            ctx.cells[i].store(cell(value, 0), Relaxed);
+            ctx.cells[i].store(value, Relaxed);
             continue;
         }
-        if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_WORK_PLIES {
+        if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_FLOOR {
             return Err(SolveError::DistanceOverflow {
                 material: ctx.index.material(),
-                limit: MAX_WORK_PLIES,
+                limit: if floor > MAX_FLOOR {
+                    MAX_FLOOR - 1
+                } else {
+                    MAX_WORK_PLIES
+                },
                 in_subtable: true,
             });
         }
         // Every position stores its true count, so decrements never underflow.
-        let count = (inside * weight(&pos) as usize + outside_draw as usize) as u8;
+        let count = inside * weight(&pos) as usize + outside_draw as usize;
+        if count > MAX_COUNT {
+            return Err(SolveError::TooManyMoves {
+                material: ctx.index.material(),
+                count,
+                limit: MAX_COUNT,
+            });
+        }
+        let count = count as u8;
         let value = if immediate {
             seed(1, i);
             win(1)
@@ -305,9 +320,9 @@ fn sweep_chunk(
             seed(floor, i);
             loss(floor)
         } else {
-            UNDECIDED + floor
+            undecided(floor, count)
         };
-        ctx.cells[i].store(cell(value, count), Relaxed);
+        ctx.cells[i].store(value, Relaxed);
     }
     Ok(seeds)
 }
