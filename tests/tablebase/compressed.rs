@@ -10,8 +10,9 @@ use jungletb::format::wdl_code::block_is_intact;
 use jungletb::indexer::Material;
 use jungletb::rules::{Position, Ruleset};
 use jungletb::tablebase::{
-    compressed_table_path, table_dir, write_compressed_table, Backend, Header, ProbeError, Table,
-    TableError, Tablebase, TablebaseOptions, COMPRESSED_EXTENSION,
+    compressed_table_path, table_dir, write_compressed_table, write_compressed_table_in_sections,
+    Backend, Header, ProbeError, Table, TableError, Tablebase, TablebaseOptions,
+    COMPRESSED_EXTENSION,
 };
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -394,5 +395,94 @@ fn resealing_restores_every_inner_check() {
             bytes, original,
             "{m}: {blocks} block checks and the prefix check"
         );
+    }
+}
+
+/// Sectioned payloads (`JTZ5`, what tables beyond 2^29 slots get), made
+/// here of every fixture table with sections of 16,384 slots (3-piece
+/// tables get 7): with and without don't-cares, every value and probe
+/// answers as the plain table does, the distance parts of different
+/// sections do not mix in the caches, and a damaged section table is
+/// refused at open.
+#[test]
+fn sectioned_tables_answer_as_the_plain_ones() {
+    let rules = Ruleset::standard();
+    let src = table_dir(fixture::standard(), &rules);
+    let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
+    for dont_cares in [false, true] {
+        let root = tempfile::tempdir().unwrap();
+        let dst = table_dir(root.path(), &rules);
+        let mut sectioned = 0;
+        for m in materials() {
+            let t = Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap();
+            let search = dont_cares.then_some(&plain);
+            write_compressed_table_in_sections(&dst, &t, DEFAULT_ZSTD_LEVEL, search, 16384)
+                .unwrap();
+            let packed = Table::open(&compressed_table_path(&dst, m), &rules, m).unwrap();
+            let bytes = std::fs::read(compressed_table_path(&dst, m)).unwrap();
+            let at = packed.header().header_len as usize;
+            let tag = if t.index().size() > 16384 {
+                b"JTZ5"
+            } else {
+                b"JTZ4"
+            };
+            assert_eq!(&bytes[at..at + 4], tag, "{m}");
+            sectioned += (tag == b"JTZ5") as u32;
+            assert_eq!(packed.has_dont_cares(), dont_cares);
+            plain.same_answers(&t, &packed).unwrap();
+            if !dont_cares {
+                assert_eq!(packed.raw_values().unwrap(), t.raw_values().unwrap(), "{m}");
+            }
+        }
+        assert!(sectioned >= 10, "{sectioned} sectioned tables");
+        // Through a tablebase of the sectioned tables only, each probe
+        // once with the distance cache kept and once decoding every time.
+        for budget in [1 << 20, 0] {
+            let tb = Tablebase::open_with(
+                root.path(),
+                rules.clone(),
+                TablebaseOptions {
+                    max_decoded_bytes: budget,
+                    ..TablebaseOptions::default()
+                },
+            )
+            .unwrap();
+            for name in ["ELvR", "TRvT", "CvLR"] {
+                let m: Material = name.parse().unwrap();
+                let t = plain.table(m).unwrap();
+                for i in (0..t.index().size()).step_by(7) {
+                    let Some(pos) = t.index().canonical_position(i) else {
+                        continue;
+                    };
+                    let v = plain.probe(&pos).unwrap();
+                    assert_eq!(tb.probe(&pos).unwrap(), v, "{pos}");
+                    assert_eq!(tb.probe_wdl(&pos).unwrap(), v.wdl(), "{pos}");
+                }
+            }
+        }
+    }
+    // A damaged section table (the file's checksums repaired) is refused.
+    let root = tempfile::tempdir().unwrap();
+    let dst = table_dir(root.path(), &rules);
+    let m: Material = "ELvR".parse().unwrap();
+    let t = Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap();
+    write_compressed_table_in_sections(&dst, &t, DEFAULT_ZSTD_LEVEL, None, 16384).unwrap();
+    let path = compressed_table_path(&dst, m);
+    let good = std::fs::read(&path).unwrap();
+    let header = Table::open(&path, &rules, m).unwrap().header().clone();
+    let at = header.header_len as usize;
+    for (offset, what) in [
+        (9, "slots per section"),
+        (17, "a section's offset"),
+        (4, "count"),
+    ] {
+        let mut bytes = good.clone();
+        bytes[at + offset] ^= 0x40;
+        fix_header(&mut bytes, header.clone());
+        std::fs::write(&path, &bytes).unwrap();
+        match Table::open(&path, &rules, m) {
+            Err(TableError::Corrupt { .. }) => {}
+            other => panic!("{what}: {other:?}"),
+        }
     }
 }

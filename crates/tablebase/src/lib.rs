@@ -46,4 +46,6 @@ pub use tablebase::{
     compressed_table_path, ruleset_dirs, ruleset_of_dir, ruleset_of_label, table_dir, table_files,
     table_path, Tablebase, TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
-pub use writer::{write_compressed_table, write_table, TableStats};
+pub use writer::{
+    write_compressed_table, write_compressed_table_in_sections, write_table, TableStats,
+};

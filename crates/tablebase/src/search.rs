@@ -76,11 +76,20 @@ impl Tablebase {
     /// a tactical move). The tables captures lead into must be in this
     /// tablebase.
     pub fn tactical_values(&self, table: &Table) -> Result<Vec<Option<Wdl>>, ProbeError> {
+        self.tactical_values_in(table, 0..table.index().size())
+    }
+
+    /// [`Tablebase::tactical_values`] of the slots of `slots` only.
+    pub fn tactical_values_in(
+        &self,
+        table: &Table,
+        slots: std::ops::Range<u64>,
+    ) -> Result<Vec<Option<Wdl>>, ProbeError> {
         let captures = Captures::open(self, table.header().material)?;
-        let n = table.index().size();
+        let n = slots.end.min(table.index().size());
         let chunk = 1 << 16;
-        let mut out = Vec::with_capacity(n as usize);
-        for start in (0..n).step_by(chunk) {
+        let mut out = Vec::with_capacity(n.saturating_sub(slots.start) as usize);
+        for start in (slots.start..n).step_by(chunk) {
             let range = start..(start + chunk as u64).min(n);
             for (i, v) in range.clone().zip(table.values_as_stored(range)?) {
                 let tactical = match v {

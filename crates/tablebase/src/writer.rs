@@ -4,7 +4,7 @@
 use crate::error::ProbeError;
 use crate::table::Table;
 use crate::tablebase::{compressed_table_path, table_path, Tablebase};
-use jungletb_format::compressed::{self, CompressedSizes};
+use jungletb_format::compressed::{self, sections, CompressedSizes};
 use jungletb_format::encoding::{decode, RAW_UNUSED};
 use jungletb_format::header::{Header, SideStats, FORMAT_VERSION};
 use jungletb_format::TableError;
@@ -126,28 +126,91 @@ pub fn write_compressed_table(
     zstd_level: i32,
     dont_cares: Option<&Tablebase>,
 ) -> Result<(TableStats, CompressedSizes), ProbeError> {
+    let size = table.index().size();
+    let per = if sections::needs_sections(size) {
+        sections::SECTION_SLOTS
+    } else {
+        size
+    };
+    write_compressed_table_in_sections(dir, table, zstd_level, dont_cares, per)
+}
+
+/// [`write_compressed_table`] cut into sections of `per` slots (a multiple
+/// of the DTM block) whenever the table has more: for tests of the
+/// sectioned payload on small tables.
+#[doc(hidden)]
+pub fn write_compressed_table_in_sections(
+    dir: &Path,
+    table: &Table,
+    zstd_level: i32,
+    dont_cares: Option<&Tablebase>,
+    per: u64,
+) -> Result<(TableStats, CompressedSizes), ProbeError> {
     let material = table.header().material;
     let path = compressed_table_path(dir, material);
-    let raw = table.raw_values()?;
-    let tactical = match dont_cares {
-        None => None,
-        Some(tb) => Some(tb.tactical_values(table)?),
-    };
+    let size = table.index().size();
     let mut header = table.header().clone();
     header.header_len = Header::len_for(&header.ruleset, &header.material);
-    let (payload, width, sizes) = compressed::compress_payload(
-        &raw,
-        header.header_len as u64,
-        zstd_level,
-        tactical.as_deref(),
-    )
-    .map_err(|e| TableError::io(&path, "compressing", e))?;
+    let payload_at = header.header_len as u64;
+    let compressing = |e| TableError::io(&path, "compressing", e);
+    // One payload over the slots of `range`, for a 64-byte aligned file
+    // offset (the header's length is a multiple of 64).
+    let part = |range: std::ops::Range<u64>| -> Result<_, ProbeError> {
+        let raw = table.raw_values_in(range.clone())?;
+        let tactical = match dont_cares {
+            None => None,
+            Some(tb) => Some(tb.tactical_values_in(table, range)?),
+        };
+        compressed::compress_payload(&raw, payload_at, zstd_level, tactical.as_deref())
+            .map_err(|e| compressing(e).into())
+    };
+    let (parts, head) = if size > per {
+        // Sections built in parallel on the thread pool: about 5.5 GB of
+        // memory each while it is built (see `sections`).
+        use rayon::prelude::*;
+        let parts = sections::section_ranges(size, per)
+            .into_par_iter()
+            .map(part)
+            .collect::<Result<Vec<_>, _>>()?;
+        let lens: Vec<u64> = parts.iter().map(|p| p.0.len() as u64).collect();
+        let (head, offsets) = sections::lay_out(payload_at, per, &lens);
+        (parts, Some((head, offsets)))
+    } else {
+        (vec![part(0..size)?], None)
+    };
+    let width = parts.iter().map(|p| p.1).max().expect("a part");
+    let sizes = parts
+        .iter()
+        .fold(CompressedSizes::default(), |a, p| CompressedSizes {
+            wdl_bytes: a.wdl_bytes + p.2.wdl_bytes,
+            dtm_bytes: a.dtm_bytes + p.2.dtm_bytes,
+        });
     header.compressed = true;
     header.value_width = width;
-    header.payload_len = payload.len() as u64;
+    header.payload_len = match &head {
+        None => parts[0].0.len() as u64,
+        Some((_, offsets)) => {
+            offsets.last().expect("sections") + parts.last().expect("a part").0.len() as u64
+        }
+    };
     write_atomically(dir, &path, &mut header, |w, crc| {
-        crc.update(&payload);
-        w.write_all(&payload)
+        let mut put = |bytes: &[u8]| {
+            crc.update(bytes);
+            w.write_all(bytes)
+        };
+        match &head {
+            None => put(&parts[0].0),
+            Some((head, offsets)) => {
+                put(head)?;
+                let mut written = head.len() as u64;
+                for (p, &o) in parts.iter().zip(offsets) {
+                    put(&vec![0u8; (o - written) as usize])?;
+                    put(&p.0)?;
+                    written = o + p.0.len() as u64;
+                }
+                Ok(())
+            }
+        }
     })?;
     let bytes = header.header_len as u64 + header.payload_len;
     Ok((

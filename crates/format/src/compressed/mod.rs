@@ -50,6 +50,9 @@
 //! in the loss part instead costs 0.614); letting wins be stored only as
 //! draws saves nothing on WDL.
 //!
+//! Tables of more than [`sections::SECTION_SLOTS`] slots (6 pieces) are
+//! cut into sections, each one such payload (`JTZ5`, see [`sections`]).
+//!
 //! Layout (little-endian), after the file header; every length follows
 //! from the fixed fields and the index size:
 //!
@@ -78,6 +81,7 @@
 //! | … | | DTM data |
 
 mod dtm;
+pub mod sections;
 
 use crate::encoding::decode;
 use crate::wdl_code::{self, Checkpoint, Decoder, Symbol, BLOCK_BYTES};

@@ -11,6 +11,51 @@ use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+/// One `JTZ4` payload of a compressed table: the whole table, or one
+/// section of a sectioned (`JTZ5`) one. Slots passed with a part are
+/// numbered within it.
+#[derive(Debug)]
+pub(super) struct Part {
+    pub(super) layout: Layout,
+    /// The table slot of its slot 0.
+    pub(super) first_slot: u64,
+    /// The table-wide number of its DTM part 0 (for the kept parts and the
+    /// per-thread cache, which the sections share).
+    pub(super) first_dtm_part: u64,
+}
+
+/// A compressed table's payload: its parts, every one but the last of
+/// `per_part` slots.
+#[derive(Debug)]
+pub(super) struct Compressed {
+    pub(super) parts: Vec<Part>,
+    pub(super) per_part: u64,
+}
+
+impl Compressed {
+    /// The part holding table slot `i` (below the index size), and `i`
+    /// within it.
+    #[inline(always)]
+    pub(super) fn locate(&self, i: u64) -> (&Part, u64) {
+        if self.parts.len() == 1 {
+            return (&self.parts[0], i);
+        }
+        let part = &self.parts[((i / self.per_part) as usize).min(self.parts.len() - 1)];
+        (part, i - part.first_slot)
+    }
+
+    /// DTM parts of the whole table.
+    pub(super) fn dtm_parts(&self) -> u64 {
+        self.parts.iter().map(|p| 2 * p.layout.dtm.blocks).sum()
+    }
+
+    /// True if the table stores tactical don't-cares (all parts agree,
+    /// checked at open).
+    pub(super) fn dont_cares(&self) -> bool {
+        self.parts[0].layout.dont_cares
+    }
+}
+
 /// A decoded DTM part, per thread (see `CACHE`).
 struct BlockCache {
     key: (u64, u64),
@@ -36,20 +81,21 @@ impl Table {
     #[inline]
     pub(super) fn with_dtm_part<R>(
         &self,
-        layout: &Layout,
+        part: &Part,
         p: u64,
         f: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TableError> {
-        let kept = self.kept.get(p as usize);
+        let global = part.first_dtm_part + p;
+        let kept = self.kept.get(global as usize);
         if let Some(part) = kept.and_then(OnceLock::get) {
             return Ok(f(part));
         }
         CACHE.with(|cache| {
-            let mut slot = cache[(p % 2) as usize].borrow_mut();
-            if slot.key != (self.uid, p) {
+            let mut slot = cache[(global % 2) as usize].borrow_mut();
+            if slot.key != (self.uid, global) {
                 slot.key = (0, 0);
-                self.decode_dtm_part(layout, p, &mut slot.data)?;
-                slot.key = (self.uid, p);
+                self.decode_dtm_part(part, p, &mut slot.data)?;
+                slot.key = (self.uid, global);
                 if let Some(store) = kept {
                     let n = slot.data.len() as u64;
                     if self.budget.try_reserve(n) && store.set(slot.data.clone().into()).is_err() {
@@ -63,12 +109,8 @@ impl Table {
 
     /// The record of DTM part `p` (its check and entries).
     #[inline]
-    pub(super) fn dtm_part(
-        &self,
-        layout: &Layout,
-        p: u64,
-    ) -> Result<compressed::DtmPart, TableError> {
-        let at = layout.dtm.records_at + compressed::DtmPart::BYTES as u64 * p;
+    pub(super) fn dtm_part(&self, part: &Part, p: u64) -> Result<compressed::DtmPart, TableError> {
+        let at = part.layout.dtm.records_at + compressed::DtmPart::BYTES as u64 * p;
         with_range(
             &self.source,
             at,
@@ -81,12 +123,12 @@ impl Table {
     /// Decodes DTM part `p` into `out`.
     pub(super) fn decode_dtm_part(
         &self,
-        layout: &Layout,
+        part: &Part,
         p: u64,
         out: &mut Vec<u8>,
     ) -> Result<(), TableError> {
-        let section = &layout.dtm;
-        let record = self.dtm_part(layout, p)?;
+        let section = &part.layout.dtm;
+        let record = self.dtm_part(part, p)?;
         let mut o = [0u8; 16];
         with_range(&self.source, section.offsets_at + 8 * p, 16, |b| {
             o.copy_from_slice(b)
@@ -99,7 +141,7 @@ impl Table {
         if start > end || end > section.data_len {
             return Err(self.corrupt(format!("DTM part {p}: bad offsets")));
         }
-        out.resize(record.raw_len(layout.dtm_width), 0);
+        out.resize(record.raw_len(part.layout.dtm_width), 0);
         with_range(
             &self.source,
             section.data_at + start,
@@ -125,12 +167,8 @@ impl Table {
 
     /// The WDL block holding slot `i`, with its first slot and checkpoint.
     #[inline]
-    pub(super) fn wdl_block_of(
-        &self,
-        layout: &Layout,
-        i: u64,
-    ) -> Result<(u64, u64, u32), TableError> {
-        let w = &layout.wdl;
+    pub(super) fn wdl_block_of(&self, part: &Part, i: u64) -> Result<(u64, u64, u32), TableError> {
+        let w = &part.layout.wdl;
         let mut b = self.u32_at(w.sparse_at + 4 * (i >> w.sparse_shift))? as u64;
         // The block is usually this one or the next: ask for both while
         // the starts are read, rather than one miss after the other.
@@ -158,49 +196,59 @@ impl Table {
         }
     }
 
-    pub(super) fn wdl_compressed(&self, layout: &Layout, i: u64) -> Result<Wdl, TableError> {
-        let (b, start, checkpoint) = self.wdl_block_of(layout, i)?;
-        let at = layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
+    pub(super) fn wdl_compressed(&self, part: &Part, i: u64) -> Result<Wdl, TableError> {
+        let (b, start, checkpoint) = self.wdl_block_of(part, i)?;
+        let at = part.layout.wdl.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
         // The distance index follows the last WDL block, so 8 bytes past
         // any block are in the file: the decoder reads the block in place.
         let len = wdl_code::BLOCK_BYTES + 8;
         with_range(&self.source, at, len, |block| {
             wdl_code::block_is_intact(b, block).then(|| {
-                layout
+                part.layout
                     .wdl
                     .decoder
                     .value_in_block(block, start, i, checkpoint)
             })
         })
         .map_err(|e| self.io_error(e))?
-        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
+        .ok_or_else(|| {
+            self.corrupt(format!(
+                "slot {}: WDL block {b} fails its check",
+                part.first_slot + i
+            ))
+        })?
         .and_then(compressed::wdl_of)
-        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))
+        .ok_or_else(|| {
+            self.corrupt(format!(
+                "slot {}: WDL block {b} does not decode",
+                part.first_slot + i
+            ))
+        })
     }
 
     /// The value of slot `i` (reads both streams). DTM block `k` keeps the
     /// distances of its wins in part `2k` and of its losses in part
     /// `2k + 1`: the slot's entry is its rank among the block's slots of its
     /// kind ([`Table::rank_at`]).
-    pub(super) fn value_compressed(&self, layout: &Layout, i: u64) -> Result<Value, TableError> {
-        let (wdl, before) = self.rank_at(layout, i)?;
+    pub(super) fn value_compressed(&self, part: &Part, i: u64) -> Result<Value, TableError> {
+        let (wdl, before) = self.rank_at(part, i)?;
         let kind = match wdl {
             Wdl::Draw => return Ok(Value::Draw),
             Wdl::Win => 0,
             Wdl::Loss => 1,
         };
-        let k = layout.dtm.locate(i).0;
-        self.value_from_entry(layout, 2 * k + kind as u64, before[kind], wdl)
+        let k = part.layout.dtm.locate(i).0;
+        self.value_from_entry(part, 2 * k + kind as u64, before[kind], wdl)
     }
 
     /// The WDL value of slot `i` and the wins and losses among the slots of
     /// its DTM block before it: the file's rank counts up to `i`'s WDL
     /// block, plus those counted in that block by the walk that finds the
     /// value.
-    pub(super) fn rank_at(&self, layout: &Layout, i: u64) -> Result<(Wdl, [u64; 2]), TableError> {
-        let w = &layout.wdl;
-        let (b, start, _) = self.wdl_block_of(layout, i)?;
-        let block_start = i - layout.dtm.locate(i).1;
+    pub(super) fn rank_at(&self, part: &Part, i: u64) -> Result<(Wdl, [u64; 2]), TableError> {
+        let w = &part.layout.wdl;
+        let (b, start, _) = self.wdl_block_of(part, i)?;
+        let block_start = i - part.layout.dtm.locate(i).1;
         let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
         let (code, counted) = with_range(&self.source, at, wdl_code::BLOCK_BYTES + 8, |block| {
             wdl_code::block_is_intact(b, block).then(|| {
@@ -209,12 +257,26 @@ impl Table {
             })
         })
         .map_err(|e| self.io_error(e))?
-        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} fails its check")))?
-        .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
-        let wdl = compressed::wdl_of(code)
-            .ok_or_else(|| self.corrupt(format!("slot {i}: WDL block {b} does not decode")))?;
+        .ok_or_else(|| {
+            self.corrupt(format!(
+                "slot {}: WDL block {b} fails its check",
+                part.first_slot + i
+            ))
+        })?
+        .ok_or_else(|| {
+            self.corrupt(format!(
+                "slot {}: WDL block {b} does not decode",
+                part.first_slot + i
+            ))
+        })?;
+        let wdl = compressed::wdl_of(code).ok_or_else(|| {
+            self.corrupt(format!(
+                "slot {}: WDL block {b} does not decode",
+                part.first_slot + i
+            ))
+        })?;
         let before = if start >= block_start {
-            let at = layout.dtm.ranks_at + compressed::RANK_BYTES as u64 * b;
+            let at = part.layout.dtm.ranks_at + compressed::RANK_BYTES as u64 * b;
             with_range(&self.source, at, compressed::RANK_BYTES, |x| {
                 [
                     u16::from_le_bytes([x[0], x[1]]),
@@ -234,13 +296,13 @@ impl Table {
     #[inline]
     pub(super) fn value_from_entry(
         &self,
-        layout: &Layout,
+        part: &Part,
         p: u64,
         entry: u64,
         wdl: Wdl,
     ) -> Result<Value, TableError> {
-        let width = layout.dtm_width;
-        self.with_dtm_part(layout, p, |b| compressed::dtm_in_block(b, entry, width))?
+        let width = part.layout.dtm_width;
+        self.with_dtm_part(part, p, |b| compressed::dtm_in_block(b, entry, width))?
             .map(|half| compressed::value_from(wdl, half))
             .ok_or_else(|| self.corrupt(format!("DTM part {p} has no entry {entry}")))
     }
@@ -250,14 +312,14 @@ impl Table {
     /// the codes from there to the end of the last block touched.
     pub(super) fn wdl_codes(
         &self,
-        layout: &Layout,
+        part: &Part,
         range: Range<u64>,
     ) -> Result<(u64, Vec<u8>), TableError> {
-        let w = &layout.wdl;
+        let w = &part.layout.wdl;
         if range.is_empty() {
             return Ok((range.start, Vec::new()));
         }
-        let (mut b, first, _) = self.wdl_block_of(layout, range.start)?;
+        let (mut b, first, _) = self.wdl_block_of(part, range.start)?;
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
         let mut stack = Vec::new();
         let mut end = first;

@@ -4,7 +4,8 @@
 
 mod compressed_read;
 
-use jungletb_format::compressed::{self, Layout, LayoutError};
+use compressed_read::{Compressed, Part};
+use jungletb_format::compressed::{self, sections, Layout, LayoutError};
 use jungletb_format::encoding::{decode, encode, RAW_UNUSED};
 use jungletb_format::header::Header;
 use jungletb_format::TableError;
@@ -49,7 +50,7 @@ pub struct Table {
     backend: Backend,
     offset: u64,
     file_len: u64,
-    layout: Option<Layout>,
+    layout: Option<Compressed>,
     /// Distinguishes this table in the per-thread block cache.
     uid: u64,
     /// Decoded DTM parts kept for later probes (compressed tables with a
@@ -182,7 +183,7 @@ impl Table {
     ) -> Result<Table, TableError> {
         let mut table = Self::open_unchecked_ruleset(path, backend, verified)?;
         if let (Some(l), true) = (&table.layout, budget.limit > 0) {
-            table.kept = (0..2 * l.dtm.blocks).map(|_| OnceLock::new()).collect();
+            table.kept = (0..l.dtm_parts()).map(|_| OnceLock::new()).collect();
         }
         table.budget = budget;
         table.header.check_ruleset(rules, path)?;
@@ -288,20 +289,58 @@ impl Table {
             let payload_len = len - offset;
             let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
             let fixed = read_range(&source, offset, fixed_len).map_err(io)?;
-            let prefix_len =
-                Layout::prefix_len(&fixed, offset, index.size()).map_err(layout_error)?;
-            let prefix =
-                read_range(&source, offset, prefix_len.min(payload_len) as usize).map_err(io)?;
-            let layout =
-                Layout::parse(&prefix, offset, payload_len, index.size()).map_err(layout_error)?;
-            let dtm_index = read_range(
-                &source,
-                layout.dtm.offsets_at,
-                usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?,
-            )
-            .map_err(io)?;
-            layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
-            Some(layout)
+            // One JTZ4 payload over the whole table, or sections of them.
+            let (per_part, ranges) = if sections::is_sectioned(&fixed) {
+                let count = sections::stated_sections(&fixed).map_err(layout_error)?;
+                let table_len = sections::table_len(count).min(payload_len) as usize;
+                let table = read_range(&source, offset, table_len).map_err(io)?;
+                let (per, parts) = sections::parse(&table, offset, payload_len, index.size())
+                    .map_err(layout_error)?;
+                (
+                    per,
+                    parts
+                        .into_iter()
+                        .map(|s| (s.first_slot, s.slots, s.at, s.len))
+                        .collect(),
+                )
+            } else {
+                (
+                    index.size().max(1),
+                    vec![(0, index.size(), offset, payload_len)],
+                )
+            };
+            let mut parts = Vec::with_capacity(ranges.len());
+            let mut first_dtm_part = 0;
+            for (first_slot, slots, at, part_len) in ranges {
+                let fixed_len = (Layout::FIXED_LEN as u64).min(part_len) as usize;
+                let fixed = read_range(&source, at, fixed_len).map_err(io)?;
+                let prefix_len = Layout::prefix_len(&fixed, at, slots).map_err(layout_error)?;
+                let prefix =
+                    read_range(&source, at, prefix_len.min(part_len) as usize).map_err(io)?;
+                let layout = Layout::parse(&prefix, at, part_len, slots).map_err(layout_error)?;
+                let dtm_index = read_range(
+                    &source,
+                    layout.dtm.offsets_at,
+                    usize::try_from(layout.dtm.index_len)
+                        .map_err(|_| corrupt("DTM index".into()))?,
+                )
+                .map_err(io)?;
+                layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
+                let dtm_parts = 2 * layout.dtm.blocks;
+                if parts
+                    .first()
+                    .is_some_and(|p: &Part| p.layout.dont_cares != layout.dont_cares)
+                {
+                    return Err(corrupt("sections disagree on don't-cares".into()));
+                }
+                parts.push(Part {
+                    layout,
+                    first_slot,
+                    first_dtm_part,
+                });
+                first_dtm_part += dtm_parts;
+            }
+            Some(Compressed { parts, per_part })
         } else {
             None
         };
@@ -345,9 +384,13 @@ impl Table {
     pub fn compressed_sizes(&self) -> Option<jungletb_format::CompressedSizes> {
         self.layout
             .as_ref()
-            .map(|l| jungletb_format::CompressedSizes {
-                wdl_bytes: l.wdl.stored_bytes,
-                dtm_bytes: l.dtm.index_len + l.dtm.data_len,
+            .map(|c| jungletb_format::CompressedSizes {
+                wdl_bytes: c.parts.iter().map(|p| p.layout.wdl.stored_bytes).sum(),
+                dtm_bytes: c
+                    .parts
+                    .iter()
+                    .map(|p| p.layout.dtm.index_len + p.layout.dtm.data_len)
+                    .sum(),
             })
     }
 
@@ -362,7 +405,7 @@ impl Table {
     /// [`crate::Tablebase`], which searches those moves; this table's own
     /// value queries refuse with [`TableError::NeedsSearch`].
     pub fn has_dont_cares(&self) -> bool {
-        self.layout.as_ref().is_some_and(|l| l.dont_cares)
+        self.layout.as_ref().is_some_and(|c| c.dont_cares())
     }
 
     /// Refuses value queries on a table whose stored values need a search.
@@ -434,7 +477,10 @@ impl Table {
             None => decode(self.raw_plain(i)?).ok_or_else(|| {
                 self.corrupt(format!("slot {i} is marked unused but holds a position"))
             }),
-            Some(layout) => self.value_compressed(layout, i),
+            Some(c) => {
+                let (part, local) = c.locate(i);
+                self.value_compressed(part, local)
+            }
         }
     }
 
@@ -449,7 +495,10 @@ impl Table {
         match &self.layout {
             None => Ok(decode(self.raw_plain(i)?)),
             Some(_) if !self.index.is_canonical_slot(i) => Ok(None),
-            Some(layout) => self.value_compressed(layout, i).map(Some),
+            Some(c) => {
+                let (part, local) = c.locate(i);
+                self.value_compressed(part, local).map(Some)
+            }
         }
     }
 
@@ -471,46 +520,68 @@ impl Table {
         if range.end > self.index.size() {
             return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
-        let Some(layout) = &self.layout else {
+        let Some(c) = &self.layout else {
             return range.map(|i| Ok(decode(self.raw_plain(i)?))).collect();
         };
-        let (first, codes) = self.wdl_codes(layout, range.clone())?;
+        // Part by part (one part unless the table has sections).
+        let mut out = Vec::with_capacity((range.end - range.start) as usize);
+        let mut at = range.start;
+        while at < range.end {
+            let (part, local) = c.locate(at);
+            let end = range.end.min(part.first_slot + part.layout.size);
+            self.values_in_part(part, local..end - part.first_slot, &mut out)?;
+            at = end;
+        }
+        Ok(out)
+    }
+
+    /// [`Table::values_as_stored`] of `range` (numbered within `part`)
+    /// appended to `out`.
+    fn values_in_part(
+        &self,
+        part: &Part,
+        range: Range<u64>,
+        out: &mut Vec<Option<Value>>,
+    ) -> Result<(), TableError> {
+        let (first, codes) = self.wdl_codes(part, range.clone())?;
         // The DTM block being read and the wins and losses met in it so far
         // (every slot counts, unused ones too: the WDL stream stores a value
         // for each).
         let mut block: Option<(u64, [u64; 2])> = None;
-        range
-            .map(|i| {
-                let w = codes
-                    .get((i - first) as usize)
-                    .copied()
-                    .and_then(compressed::wdl_of)
-                    .ok_or_else(|| self.corrupt(format!("slot {i}: invalid WDL code")))?;
-                let k = layout.dtm.locate(i).0;
-                if block.is_none_or(|b| b.0 != k) {
-                    block = Some((k, self.rank_at(layout, i)?.1));
-                }
-                let seen = &mut block.as_mut().expect("set above").1;
-                let kind = match w {
-                    Wdl::Draw => None,
-                    Wdl::Win => Some(0),
-                    Wdl::Loss => Some(1),
-                };
-                let entry = kind.map(|kind| {
-                    seen[kind] += 1;
-                    (kind, seen[kind] - 1)
-                });
-                if !self.index.is_canonical_slot(i) {
-                    return Ok(None);
-                }
+        for i in range {
+            let w = codes
+                .get((i - first) as usize)
+                .copied()
+                .and_then(compressed::wdl_of)
+                .ok_or_else(|| {
+                    self.corrupt(format!("slot {}: invalid WDL code", part.first_slot + i))
+                })?;
+            let k = part.layout.dtm.locate(i).0;
+            if block.is_none_or(|b| b.0 != k) {
+                block = Some((k, self.rank_at(part, i)?.1));
+            }
+            let seen = &mut block.as_mut().expect("set above").1;
+            let kind = match w {
+                Wdl::Draw => None,
+                Wdl::Win => Some(0),
+                Wdl::Loss => Some(1),
+            };
+            let entry = kind.map(|kind| {
+                seen[kind] += 1;
+                (kind, seen[kind] - 1)
+            });
+            out.push(if !self.index.is_canonical_slot(part.first_slot + i) {
+                None
+            } else {
                 match entry {
-                    None => Ok(Some(Value::Draw)),
-                    Some((kind, e)) => self
-                        .value_from_entry(layout, 2 * k + kind as u64, e, w)
-                        .map(Some),
+                    None => Some(Value::Draw),
+                    Some((kind, e)) => {
+                        Some(self.value_from_entry(part, 2 * k + kind as u64, e, w)?)
+                    }
                 }
-            })
-            .collect()
+            });
+        }
+        Ok(())
     }
 
     /// Win, draw or loss at slot `i`: reads only the WDL stream of
@@ -526,7 +597,10 @@ impl Table {
     #[inline]
     pub(crate) fn wdl_as_stored(&self, i: u64) -> Result<Wdl, TableError> {
         match &self.layout {
-            Some(layout) if i < self.index.size() => self.wdl_compressed(layout, i),
+            Some(c) if i < self.index.size() => {
+                let (part, local) = c.locate(i);
+                self.wdl_compressed(part, local)
+            }
             _ => self.value_as_stored(i).map(Value::wdl),
         }
     }
@@ -562,19 +636,27 @@ impl Table {
     /// for compressing, comparing and checking whole tables. Unused slots of
     /// compressed tables (whose values are not stored) read as unused.
     pub fn raw_values(&self) -> Result<Vec<u16>, TableError> {
+        self.raw_values_in(0..self.index.size())
+    }
+
+    /// [`Table::raw_values`] of the slots of `range` only.
+    pub fn raw_values_in(&self, range: Range<u64>) -> Result<Vec<u16>, TableError> {
         self.answers_alone()?;
-        let n = self.index.size();
-        if self.layout.is_none() {
-            return (0..n).map(|i| self.raw_plain(i)).collect();
+        if range.end > self.index.size() {
+            return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
-        self.values_as_stored(0..n)?
+        if self.layout.is_none() {
+            return range.map(|i| self.raw_plain(i)).collect();
+        }
+        let first = range.start;
+        self.values_as_stored(range)?
             .into_iter()
             .enumerate()
-            .map(|(i, v)| match v {
+            .map(|(k, v)| match v {
                 None => Ok(RAW_UNUSED),
-                Some(v) => {
-                    encode(v).ok_or_else(|| self.corrupt(format!("slot {i}: {v} out of range")))
-                }
+                Some(v) => encode(v).ok_or_else(|| {
+                    self.corrupt(format!("slot {}: {v} out of range", first + k as u64))
+                }),
             })
             .collect()
     }
@@ -588,24 +670,33 @@ impl Table {
     /// exactly this table's values, slot by slot; the first difference is a
     /// [`TableError::Corrupt`] of `other`.
     pub fn same_values(&self, other: &Table) -> Result<(), TableError> {
-        let (mine, theirs) = (self.raw_values()?, other.raw_values()?);
-        if mine.len() != theirs.len() {
+        let n = self.index.size();
+        if other.index.size() != n {
             return Err(other.corrupt(format!(
-                "{} slots against {} in {}",
-                theirs.len(),
-                mine.len(),
+                "{} slots against {n} in {}",
+                other.index.size(),
                 self.path.display()
             )));
         }
-        match mine.iter().zip(&theirs).position(|(x, y)| x != y) {
-            None => Ok(()),
-            Some(i) => Err(other.corrupt(format!(
-                "slot {i} decodes to raw value {} instead of {} (as in {})",
-                theirs[i],
-                mine[i],
-                self.path.display()
-            ))),
+        // Range by range: a 6-piece table's values would take 10 GB at once.
+        let chunk = 1u64 << 22;
+        for start in (0..n).step_by(chunk as usize) {
+            let range = start..(start + chunk).min(n);
+            let (mine, theirs) = (
+                self.raw_values_in(range.clone())?,
+                other.raw_values_in(range)?,
+            );
+            if let Some(k) = mine.iter().zip(&theirs).position(|(x, y)| x != y) {
+                return Err(other.corrupt(format!(
+                    "slot {} decodes to raw value {} instead of {} (as in {})",
+                    start + k as u64,
+                    theirs[k],
+                    mine[k],
+                    self.path.display()
+                )));
+            }
         }
+        Ok(())
     }
 }
 
