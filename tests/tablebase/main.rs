@@ -3,6 +3,7 @@
 //! probing, and bad table files.
 
 mod bad_tables;
+mod big_files;
 mod compressed;
 mod dont_cares;
 mod eviction;

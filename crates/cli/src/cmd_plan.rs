@@ -1,6 +1,6 @@
 //! `jungletb plan`.
 
-use crate::common::{duration, human_bytes, CmdResult, RulesArgs, TablesArg};
+use crate::common::{duration, human_bytes, parse_bytes, CmdResult, RulesArgs, TablesArg};
 use anyhow::anyhow;
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -50,6 +50,11 @@ pub struct Args {
     /// Extra #SBATCH option for every job, e.g. --sbatch=--partition=long (repeatable).
     #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
     sbatch: Vec<String>,
+    /// Memory of one cluster node (e.g. 64G): materials that need more are
+    /// flagged, and their Slurm tasks ask for the whole node and solve with
+    /// file-backed working arrays.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    node_mem: Option<u64>,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -100,6 +105,7 @@ pub fn run(a: Args) -> CmdResult {
             task_seconds: a.task_minutes * 60.0,
             max_running: a.max_running,
             extra: a.sbatch.clone(),
+            node_mem: a.node_mem,
         };
         if !plan.entries.is_empty() {
             scripts = slurm::write_scripts(&plan, &opts, dir)
@@ -126,7 +132,9 @@ pub fn run(a: Args) -> CmdResult {
                 "memory_bytes": e.memory_bytes,
                 "seconds": e.seconds_one_thread / threads as f64,
                 "reason": e.reason,
+                "over_node_memory": a.node_mem.is_some_and(|n| e.memory_bytes > n),
             })).collect::<Vec<_>>(),
+            "node_memory_bytes": a.node_mem,
             "total": {
                 "materials": plan.entries.len(),
                 "slots": plan.entries.iter().map(|e| e.slots).sum::<u64>(),
@@ -136,7 +144,7 @@ pub fn run(a: Args) -> CmdResult {
         });
         writeln!(out, "{doc}")
     } else {
-        write_text(&mut out, &plan, threads, &scripts)
+        write_text(&mut out, &plan, threads, a.node_mem, &scripts)
     };
     match written {
         Ok(()) => Ok(ExitCode::SUCCESS),
@@ -149,6 +157,7 @@ fn write_text(
     out: &mut impl Write,
     plan: &Plan,
     threads: usize,
+    node_mem: Option<u64>,
     scripts: &[PathBuf],
 ) -> std::io::Result<()> {
     writeln!(out, "tables: {}", plan.dir.display())?;
@@ -213,6 +222,28 @@ fn write_text(
         plan.present,
         plan.core_seconds() / 3600.0
     )?;
+    if let Some(node) = node_mem {
+        let over: Vec<String> = plan
+            .entries
+            .iter()
+            .filter(|e| e.memory_bytes > node)
+            .map(|e| e.material.to_string())
+            .collect();
+        match over.len() {
+            0 => writeln!(out, "every material fits a node of {}", human_bytes(node))?,
+            n => writeln!(
+                out,
+                "{n} material(s) need more than a node's {}, solved with file-backed working \
+                 arrays (slower): {}",
+                human_bytes(node),
+                if n > 12 {
+                    format!("{} … {}", over[..6].join(" "), over[n - 6..].join(" "))
+                } else {
+                    over.join(" ")
+                }
+            )?,
+        }
+    }
     for s in scripts {
         writeln!(out, "wrote {}", s.display())?;
     }

@@ -279,13 +279,29 @@ fn compare_rules_hints_with_the_options_given() {
 fn max_pieces_beyond_the_index_is_refused_with_the_reason_and_nothing_made() {
     let d = tempfile::tempdir().unwrap();
     let root = d.path().join("t");
-    let o = run(&["generate", "--max-pieces", "6", "--tables", s(&root), "-q"]);
+    let o = run(&["generate", "--max-pieces", "8", "--tables", s(&root), "-q"]);
     let err = text(&o).1;
     assert_eq!(o.status.code(), Some(1));
-    assert!(err.contains("more than the 2^32 an index holds"), "{err}");
+    assert!(err.contains("placements an index holds"), "{err}");
     assert!(!root.exists(), "nothing is created for a refused request");
     let o = run(&["generate", "--max-pieces", "1", "--tables", s(&root), "-q"]);
     assert!(text(&o).1.contains("2 to 16"), "{:?}", text(&o));
+}
+
+/// Six pieces have an index now: a position without its table is a
+/// missing table (with the command that makes it), not a refused material.
+#[test]
+fn a_six_piece_position_without_its_table_is_a_missing_table() {
+    let pos = "7/7/elt4/7/7/7/7/4ELT/7 w";
+    let o = run(&["probe", "--tables", s(tables()), pos]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("ELTvELT.jtb: table file not found"), "{err}");
+    assert!(err.contains("--material ELTvELT"), "{err}");
+    let o = run(&["probe", "--tables", s(tables()), "--json", pos]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_str(text(&o).0.trim()).unwrap();
+    assert_eq!(doc["kind"], "missing_table", "{doc}");
 }
 
 #[test]

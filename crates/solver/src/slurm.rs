@@ -5,14 +5,22 @@
 //! chain of levels, and the materials of one level are independent. The
 //! scripts follow that shape:
 //!
-//! - one job array per piece count (`level-<k>.sbatch`); its tasks are bins
+//! - one job array per piece count (`level-<k>.sbatch`), or, where the
+//!   level's materials need very different memory (6 pieces: 1 to 40 GB),
+//!   one per memory class of the level (`level-<k>-<GiB>g.sbatch`, every
+//!   material of class `c` needing at most `c` GiB), so that small
+//!   materials do not ask for the largest one's memory; its tasks are bins
 //!   of materials balanced by estimated cost (longest first, each to the
-//!   least loaded bin), listed one bin per line in `tasks-<k>.txt`;
+//!   least loaded bin), listed one bin per line in `tasks-<name>.txt`;
 //! - every task runs `jungletb generate --material …` on the shared tables
 //!   directory: generators claim materials one at a time (see
 //!   [`crate::generate`]), so overlapping or repeated tasks are safe;
-//! - `submit.sh` submits the levels in order, each with
-//!   `--dependency=afterok:` on the one before.
+//! - `submit.sh` submits the levels in order, each array with
+//!   `--dependency=afterok:` on every array of the level before;
+//! - a material that needs more memory than a node holds (given
+//!   `node_mem`) is flagged and still planned: its task asks for the whole
+//!   node and gives `generate` a budget within it, so that its working
+//!   arrays live in memory-mapped files (slower, see `docs/cluster.md`).
 //!
 //! Arrays stay within Slurm's default `MaxArraySize` (1001, so at most 1000
 //! tasks), and `%N` caps the tasks running at once. Every task of an array
@@ -46,13 +54,22 @@ pub struct SlurmOptions {
     pub max_running: usize,
     /// Extra `#SBATCH` lines (e.g. `--partition=long`), written verbatim.
     pub extra: Vec<String>,
+    /// Memory of one node (bytes), if known: materials that need more are
+    /// flagged and solved within it through file-backed memory.
+    pub node_mem: Option<u64>,
 }
 
-/// One level's job array.
+/// One job array: a level, or one memory class of a level.
 #[derive(Debug, Clone)]
 pub struct ArrayJob {
     /// Piece count.
     pub pieces: u32,
+    /// The array's name in file names: `<k>`, or `<k>-<GiB>g` for one
+    /// memory class of a level of several.
+    pub name: String,
+    /// The materials of this array need more memory than a node holds:
+    /// they run within `node_mem` with file-backed working arrays.
+    pub over_node: bool,
     /// Materials of each task.
     pub tasks: Vec<Vec<String>>,
     /// The memory budget each task gives `jungletb generate --mem` (MiB):
@@ -68,46 +85,98 @@ pub struct ArrayJob {
     pub minutes: u64,
 }
 
-/// Splits a plan into one array per piece count.
+/// The memory class of an entry: the least power of two of GiB that holds
+/// its estimate (`u32::MAX` for one over the node's memory).
+fn memory_class(e: &PlanEntry, node_mem: Option<u64>) -> u32 {
+    if node_mem.is_some_and(|n| e.memory_bytes > n) {
+        return u32::MAX;
+    }
+    let gib = e.memory_bytes.div_ceil(1 << 30).max(1);
+    gib.next_power_of_two().trailing_zeros()
+}
+
+/// Splits a plan into job arrays: per piece count, and within one by memory
+/// class when its materials' classes differ.
 pub fn arrays(plan: &Plan, opts: &SlurmOptions) -> Vec<ArrayJob> {
     let mut out = Vec::new();
     for (k, level) in plan.levels() {
-        let threads = opts.cpus_per_task.max(1);
-        let secs = |e: &PlanEntry| e.seconds_one_thread / threads as f64;
-        let total: f64 = level.iter().map(|e| secs(e)).sum();
-        let bins = ((total / opts.task_seconds.max(1.0)).ceil() as usize)
-            .clamp(1, level.len().min(MAX_ARRAY_TASKS));
-        // Longest processing time first: each material to the least loaded
-        // bin.
-        let mut sorted = level.clone();
-        sorted.sort_by(|a, b| secs(b).total_cmp(&secs(a)));
-        let mut load = vec![0.0f64; bins];
-        let mut tasks: Vec<Vec<&PlanEntry>> = vec![Vec::new(); bins];
-        for e in sorted {
-            let (i, _) = load
-                .iter()
-                .enumerate()
-                .min_by(|a, b| a.1.total_cmp(b.1))
-                .expect("at least one bin");
-            load[i] += secs(e);
-            tasks[i].push(e);
+        let mut classes: std::collections::BTreeMap<u32, Vec<&PlanEntry>> = Default::default();
+        for e in level {
+            classes
+                .entry(memory_class(e, opts.node_mem))
+                .or_default()
+                .push(e);
         }
-        let max_load = load.iter().cloned().fold(0.0, f64::max);
-        let max_mem = level.iter().map(|e| e.memory_bytes).max().unwrap_or(0);
-        out.push(ArrayJob {
-            pieces: k,
-            tasks: tasks
-                .into_iter()
-                .map(|t| t.iter().map(|e| e.material.to_string()).collect())
-                .collect(),
-            mem_mib: max_mem.div_ceil(1 << 20).max(256),
-            alloc_mib: max_mem.div_ceil(1 << 20).max(256) * 5 / 4 + 256,
-            // Twice the estimate plus ten minutes: estimates come from
-            // another machine or material.
-            minutes: (max_load * 2.0 / 60.0).ceil() as u64 + 10,
-        });
+        let several = classes.len() > 1;
+        for (class, entries) in classes {
+            let name = match (several, class) {
+                (false, _) => k.to_string(),
+                (true, u32::MAX) => format!("{k}-over-node"),
+                (true, c) => format!("{k}-{}g", 1u64 << c),
+            };
+            out.push(array(k, name, class == u32::MAX, entries, opts));
+        }
     }
     out
+}
+
+/// One array of `entries` (of `k` pieces).
+fn array(
+    k: u32,
+    name: String,
+    over_node: bool,
+    level: Vec<&PlanEntry>,
+    opts: &SlurmOptions,
+) -> ArrayJob {
+    let threads = opts.cpus_per_task.max(1);
+    let secs = |e: &PlanEntry| e.seconds_one_thread / threads as f64;
+    let total: f64 = level.iter().map(|e| secs(e)).sum();
+    let bins = ((total / opts.task_seconds.max(1.0)).ceil() as usize)
+        .clamp(1, level.len().min(MAX_ARRAY_TASKS));
+    // Longest processing time first: each material to the least loaded
+    // bin.
+    let mut sorted = level.clone();
+    sorted.sort_by(|a, b| secs(b).total_cmp(&secs(a)));
+    let mut load = vec![0.0f64; bins];
+    let mut tasks: Vec<Vec<&PlanEntry>> = vec![Vec::new(); bins];
+    for e in sorted {
+        let (i, _) = load
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .expect("at least one bin");
+        load[i] += secs(e);
+        tasks[i].push(e);
+    }
+    let max_load = load.iter().cloned().fold(0.0, f64::max);
+    let max_mem = level.iter().map(|e| e.memory_bytes).max().unwrap_or(0);
+    let (mem_mib, alloc_mib) = match opts.node_mem.filter(|_| over_node) {
+        // The whole node; generate's budget leaves room for the page cache
+        // of its working files and the rest of the process.
+        Some(node) => {
+            let node_mib = node >> 20;
+            (node_mib * 3 / 5, node_mib * 15 / 16)
+        }
+        None => {
+            let mib = max_mem.div_ceil(1 << 20).max(256);
+            (mib, mib * 5 / 4 + 256)
+        }
+    };
+    ArrayJob {
+        pieces: k,
+        name,
+        over_node,
+        tasks: tasks
+            .into_iter()
+            .map(|t| t.iter().map(|e| e.material.to_string()).collect())
+            .collect(),
+        mem_mib,
+        alloc_mib,
+        // Twice the estimate plus ten minutes: estimates come from
+        // another machine or material; file-backed solves take longer
+        // still (four times).
+        minutes: (max_load * if over_node { 8.0 } else { 2.0 } / 60.0).ceil() as u64 + 10,
+    }
 }
 
 /// Writes the scripts for `plan` into `dir` and returns the paths written.
@@ -126,11 +195,14 @@ pub fn write_scripts(
          # after a failure: it writes scripts for what is still missing.\n\
          set -euo pipefail\n\
          cd \"$(dirname \"$0\")\"\n\
-         dependency=()\n",
+         dependency=()\n\
+         level_jobs=\"\"\n",
     );
-    for job in arrays(plan, opts) {
+    let jobs = arrays(plan, opts);
+    for (n, job) in jobs.iter().enumerate() {
         let k = job.pieces;
-        let tasks_file = dir.join(format!("tasks-{k}.txt"));
+        let name = &job.name;
+        let tasks_file = dir.join(format!("tasks-{name}.txt"));
         let mut lines = String::new();
         for t in &job.tasks {
             lines.push_str(&t.join(" "));
@@ -146,7 +218,7 @@ pub fn write_scripts(
         };
         let mut s = String::new();
         let _ = writeln!(s, "#!/bin/bash");
-        let _ = writeln!(s, "#SBATCH --job-name=jungletb-{k}");
+        let _ = writeln!(s, "#SBATCH --job-name=jungletb-{name}");
         let _ = writeln!(s, "#SBATCH --array=0-{}{cap}", job.tasks.len() - 1);
         let _ = writeln!(s, "#SBATCH --cpus-per-task={}", opts.cpus_per_task.max(1));
         let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
@@ -154,7 +226,7 @@ pub fn write_scripts(
         let _ = writeln!(
             s,
             "#SBATCH --output={}",
-            dir.join(format!("logs/level-{k}-%A_%a.out")).display()
+            dir.join(format!("logs/level-{name}-%A_%a.out")).display()
         );
         for line in &opts.extra {
             let _ = writeln!(s, "#SBATCH {line}");
@@ -162,10 +234,17 @@ pub fn write_scripts(
         let _ = writeln!(
             s,
             "# {} material(s) of {k} pieces in {} task(s); each task solves the materials\n\
-             # of its line of tasks-{k}.txt (and any missing dependency) in turn.",
+             # of its line of tasks-{name}.txt (and any missing dependency) in turn.",
             job.tasks.iter().map(Vec::len).sum::<usize>(),
             job.tasks.len()
         );
+        if job.over_node {
+            let _ = writeln!(
+                s,
+                "# These materials need more memory than a node holds: generate keeps its\n\
+                 # working arrays in memory-mapped files within --mem (slower)."
+            );
+        }
         let _ = writeln!(s, "set -euo pipefail");
         let _ = writeln!(
             s,
@@ -188,18 +267,25 @@ pub fn write_scripts(
         // in bash before 4.4 (RHEL 7's 4.2 among them).
         cmd.push("${args[@]+\"${args[@]}\"}".into());
         let _ = writeln!(s, "exec {}", cmd.join(" "));
-        let script = dir.join(format!("level-{k}.sbatch"));
+        let script = dir.join(format!("level-{name}.sbatch"));
         std::fs::write(&script, s)?;
         written.push(script);
 
+        // Every array of a level waits for every array of the level before.
         let _ = writeln!(
             submit,
-            "job=$(sbatch --parsable ${{dependency[@]+\"${{dependency[@]}}\"}} level-{k}.sbatch)\n\
+            "job=$(sbatch --parsable ${{dependency[@]+\"${{dependency[@]}}\"}} level-{name}.sbatch)\n\
              job=${{job%%;*}}\n\
-             echo \"level {k}: job $job ({} task(s))\"\n\
-             dependency=(--dependency=afterok:$job)",
+             echo \"level {name}: job $job ({} task(s))\"\n\
+             level_jobs=\"$level_jobs:$job\"",
             job.tasks.len()
         );
+        if jobs.get(n + 1).is_none_or(|next| next.pieces != k) {
+            let _ = writeln!(
+                submit,
+                "dependency=(--dependency=afterok$level_jobs)\nlevel_jobs=\"\""
+            );
+        }
     }
     let submit_path = dir.join("submit.sh");
     std::fs::write(&submit_path, submit)?;
@@ -242,6 +328,7 @@ mod tests {
             task_seconds: 0.5,
             max_running: 4,
             extra: vec![],
+            node_mem: None,
         }
     }
 
@@ -286,7 +373,7 @@ mod tests {
         write_scripts(&plan, &opts, &out).unwrap();
         let submit = std::fs::read_to_string(out.join("submit.sh")).unwrap();
         assert!(submit.find("level-2.sbatch").unwrap() < submit.find("level-3.sbatch").unwrap());
-        assert!(submit.contains("--dependency=afterok:$job"));
+        assert!(submit.contains("dependency=(--dependency=afterok$level_jobs)"));
         let level = std::fs::read_to_string(out.join("level-3.sbatch")).unwrap();
         assert!(level.contains("#SBATCH --array=0-"));
         assert!(level.contains("%4"));
@@ -299,5 +386,88 @@ mod tests {
             .filter(|e| e.material.piece_count() == 3)
             .count();
         assert_eq!(tasks.split_whitespace().count(), three);
+    }
+
+    /// The whole 6-piece set (every material up to 6 pieces): arrays by
+    /// level and memory class cover every material once, within
+    /// `MaxArraySize`; each asks for its materials' memory, and with a node
+    /// of 16 GiB the materials above it are flagged, in arrays of their
+    /// own that ask for the node; submit.sh makes each level wait for
+    /// every array of the one before.
+    #[test]
+    fn the_six_piece_set_is_planned_by_memory_class_within_a_node() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Ruleset::standard();
+        let list = Plan::request(&rules, Some(6), &[]);
+        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        let six: Vec<&PlanEntry> = plan
+            .entries
+            .iter()
+            .filter(|e| e.material.piece_count() == 6)
+            .collect();
+        // Pairs of animal sets of sizes 1+5, 2+4, 3+3, 4+2, 5+1: 7,952, of
+        // which the 56 pairs of equal 3-sets are their own colour swap.
+        assert_eq!(six.len(), (7952 + 56) / 2);
+        let node = 16u64 << 30;
+        let mut opts = options();
+        opts.task_seconds = 3600.0;
+        // Without a node size: one array per memory class (16, 32 and 64
+        // GiB at 6 pieces).
+        let classes: Vec<String> = arrays(&plan, &opts)
+            .into_iter()
+            .filter(|j| j.pieces == 6)
+            .map(|j| j.name)
+            .collect();
+        assert_eq!(classes, ["6-16g", "6-32g", "6-64g"]);
+        opts.node_mem = Some(node);
+        let jobs = arrays(&plan, &opts);
+        let mut all: Vec<String> = jobs.iter().flat_map(|j| j.tasks.concat()).collect();
+        all.sort();
+        let mut expected: Vec<String> = plan
+            .entries
+            .iter()
+            .map(|e| e.material.to_string())
+            .collect();
+        expected.sort();
+        assert_eq!(all, expected);
+        let memory = |m: &str| {
+            plan.entries
+                .iter()
+                .find(|e| e.material.to_string() == m)
+                .unwrap()
+        };
+        let mut over = 0;
+        for j in &jobs {
+            assert!(!j.tasks.is_empty() && j.tasks.len() <= MAX_ARRAY_TASKS);
+            for m in j.tasks.concat() {
+                let e = memory(&m);
+                assert_eq!(j.over_node, e.memory_bytes > node, "{m}");
+                if j.over_node {
+                    over += 1;
+                    assert!(j.alloc_mib << 20 <= node && j.mem_mib < j.alloc_mib);
+                } else {
+                    assert!(j.mem_mib << 20 >= e.memory_bytes, "{m} in {}", j.name);
+                }
+            }
+        }
+        assert!(over > 0, "no material over a 16 GiB node");
+        // A 256 GiB node holds every material.
+        opts.node_mem = Some(256 << 30);
+        assert!(arrays(&plan, &opts).iter().all(|j| !j.over_node));
+        opts.node_mem = Some(node);
+        let out = dir.path().join("slurm");
+        write_scripts(&plan, &opts, &out).unwrap();
+        let submit = std::fs::read_to_string(out.join("submit.sh")).unwrap();
+        let five_done = submit.rfind("level 5").unwrap();
+        let wait = submit[five_done..]
+            .find("dependency=(--dependency=afterok$level_jobs)")
+            .unwrap();
+        let first_six = submit.find("level-6-").unwrap();
+        assert!(
+            five_done + wait < first_six,
+            "level 6 waits for all of level 5"
+        );
+        let big = std::fs::read_to_string(out.join("level-6-over-node.sbatch")).unwrap();
+        assert!(big.contains("memory-mapped files"));
     }
 }
