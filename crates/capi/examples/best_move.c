@@ -2,7 +2,7 @@
  * A minimal engine-side use of libjungletb: load tables, print the value,
  * the best move and the line to the end for a position.
  *
- *   cc -Icapi/include examples/c/best_move.c target/release/libjungletb_c.a \
+ *   cc -Icrates/capi/include crates/capi/examples/best_move.c target/release/libjungletb_c.a \
  *      -lpthread -ldl -lm -o best_move
  *   ./best_move tables standard "7/7/7/7/7/7/2E4/7/6r b"
  */

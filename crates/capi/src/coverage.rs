@@ -46,7 +46,7 @@ pub unsafe extern "C" fn jtb_max_pieces(tb: *const JtbTablebase) -> c_int {
             Ok(t) => t,
             Err(c) => return c,
         };
-        for k in 2..=5u32 {
+        for k in 2..=16u32 {
             let all = Material::all(k, |a| tb.rules().animal_allowed(a));
             if !all
                 .iter()

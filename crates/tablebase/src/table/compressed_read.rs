@@ -340,4 +340,53 @@ impl Table {
         }
         Ok((first, out))
     }
+
+    /// [`Table::values_as_stored`] of `range` (numbered within `part`)
+    /// appended to `out`.
+    pub(super) fn values_in_part(
+        &self,
+        part: &Part,
+        range: Range<u64>,
+        out: &mut Vec<Option<Value>>,
+    ) -> Result<(), TableError> {
+        let (first, codes) = self.wdl_codes(part, range.clone())?;
+        // The DTM block being read and the wins and losses met in it so far
+        // (every slot counts, unused ones too: the WDL stream stores a value
+        // for each).
+        let mut block: Option<(u64, [u64; 2])> = None;
+        for i in range {
+            let w = codes
+                .get((i - first) as usize)
+                .copied()
+                .and_then(compressed::wdl_of)
+                .ok_or_else(|| {
+                    self.corrupt(format!("slot {}: invalid WDL code", part.first_slot + i))
+                })?;
+            let k = part.layout.dtm.locate(i).0;
+            if block.is_none_or(|b| b.0 != k) {
+                block = Some((k, self.rank_at(part, i)?.1));
+            }
+            let seen = &mut block.as_mut().expect("set above").1;
+            let kind = match w {
+                Wdl::Draw => None,
+                Wdl::Win => Some(0),
+                Wdl::Loss => Some(1),
+            };
+            let entry = kind.map(|kind| {
+                seen[kind] += 1;
+                (kind, seen[kind] - 1)
+            });
+            out.push(if !self.index.is_canonical_slot(part.first_slot + i) {
+                None
+            } else {
+                match entry {
+                    None => Some(Value::Draw),
+                    Some((kind, e)) => {
+                        Some(self.value_from_entry(part, 2 * k + kind as u64, e, w)?)
+                    }
+                }
+            });
+        }
+        Ok(())
+    }
 }
