@@ -4,6 +4,7 @@
 
 mod bad_tables;
 mod big_files;
+mod byte_identity;
 mod compressed;
 mod dont_cares;
 mod eviction;
