@@ -48,7 +48,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     if !(2..=16).contains(&a.max_pieces) {
-        // (Above 5 pieces the index refuses, with the material and its size.)
+        // (Above 7 pieces the index may refuse, with the material and its size.)
         return Err(anyhow!(
             "--max-pieces must be 2 to 16 (a material has a piece a side, at most 16), got {}",
             a.max_pieces

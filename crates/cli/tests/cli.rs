@@ -445,7 +445,7 @@ fn generate_refuses_impossible_requests_clearly() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().to_str().unwrap();
     for (args, expected) in [
-        (vec!["--material", "ELTPRvDCW"], "tables go up to 5 pieces"),
+        (vec!["--material", "ELTPRvDCW"], "placements an index holds"),
         (vec!["--material", "XYvZ"], "'X' is not an animal letter"),
         (
             vec!["--material", "ELvTRP", "--mem", "10M"],
