@@ -239,19 +239,27 @@ fn compress_one(
         }
     }
     let (stats, sizes) = write_compressed_table(out_dir, &plain, level, search)?;
-    let written = Table::open_any(&stats.path)?;
-    let same = match search {
-        Some(tb) => tb.same_answers(&plain, &written),
-        None => plain.same_values(&written).map_err(Into::into),
+    // A written table that does not open, or answers otherwise, is moved
+    // aside: never a bad table under a table's name.
+    let opened = Table::open_any(&stats.path).map_err(jungletb_tablebase::ProbeError::from);
+    let same = opened.and_then(|written| {
+        match search {
+            Some(tb) => tb.same_answers(&plain, &written),
+            None => plain.same_values(&written).map_err(Into::into),
+        }
+        .map(|()| written)
+    });
+    let written = match same {
+        Ok(written) => written,
+        Err(e) => {
+            // Keep the evidence, never a wrong table under a table's name.
+            let moved_to = move_aside(&stats.path)?;
+            return Err(SolveError::Disagrees {
+                path: stats.path,
+                moved_to,
+                source: Box::new(e),
+            });
+        }
     };
-    if let Err(e) = same {
-        // Keep the evidence, never a wrong table under a table's name.
-        let moved_to = move_aside(&stats.path)?;
-        return Err(SolveError::Disagrees {
-            path: stats.path,
-            moved_to,
-            source: Box::new(e),
-        });
-    }
     Ok(done(&written, false, Some(sizes)))
 }

@@ -150,7 +150,24 @@ fn sparse_index(starts: &[u32], size: u64, shift: u8) -> Vec<u32> {
 }
 
 /// The runs of `values` as base symbols: the sequence and the dictionary.
+///
+/// One symbol per distinct (value, run length). Where that would overflow
+/// the dictionary ([`MAX_SYMBOLS`]; a 2^29-slot section of the 6-piece
+/// ELTvELT had 4,882 distinct runs, and the decoder refused the table),
+/// every run is cut into pieces of power-of-two lengths instead (the
+/// binary digits of its length): at most 3 × 32 distinct symbols, and the
+/// same values. A table whose runs fit, which is every table that could be
+/// written before, keeps its bytes.
 pub(super) fn base_symbols(values: &[u8]) -> (Vec<u32>, Vec<Symbol>) {
+    let whole = runs_as_symbols(values, false);
+    if whole.1.len() <= MAX_SYMBOLS {
+        return whole;
+    }
+    runs_as_symbols(values, true)
+}
+
+/// [`base_symbols`], with runs cut into power-of-two pieces if `split`.
+fn runs_as_symbols(values: &[u8], split: bool) -> (Vec<u32>, Vec<Symbol>) {
     let mut ids: FxHashMap<(u8, u32), u32> = FxHashMap::default();
     let mut symbols = Vec::new();
     let mut seq = Vec::new();
@@ -171,7 +188,15 @@ pub(super) fn base_symbols(values: &[u8]) -> (Vec<u32>, Vec<Symbol>) {
         while j < values.len() && values[j] == v && ((j - i) as u64) < MAX_SLOTS {
             j += 1;
         }
-        push(v, (j - i) as u32, &mut seq);
+        let n = (j - i) as u32;
+        if split {
+            // Highest piece first.
+            for bit in (0..32).rev().filter(|b| n >> b & 1 == 1) {
+                push(v, 1 << bit, &mut seq);
+            }
+        } else {
+            push(v, n, &mut seq);
+        }
         i = j;
     }
     (seq, symbols)

@@ -130,6 +130,34 @@ fn round_trips_random_runs_and_repeated_patterns() {
     }
 }
 
+/// More distinct run lengths than the dictionary holds (what a 2^29-slot
+/// section of a 6-piece table had): the runs are cut into power-of-two
+/// pieces, the dictionary stays within `MAX_SYMBOLS`, and every value
+/// decodes. Few distinct runs keep one symbol per run.
+#[test]
+fn many_distinct_run_lengths_still_fit_the_dictionary() {
+    let mut values = Vec::new();
+    for n in 1..=3 * MAX_SYMBOLS {
+        values.extend(std::iter::repeat_n((n % 3) as u8, n));
+    }
+    let (_, whole) = base_symbols(&values);
+    assert!(whole.len() <= 96, "{} base symbols", whole.len());
+    let e = encode(&values);
+    assert!(e.symbols.len() <= MAX_SYMBOLS);
+    assert!(Decoder::new(&e.symbols, &e.lens).is_ok());
+    assert_eq!(decode_all(&e), values);
+    let few: Vec<u8> = (0..200)
+        .flat_map(|n| std::iter::repeat_n((n % 3) as u8, n % 7 + 1))
+        .collect();
+    let (seq, symbols) = base_symbols(&few);
+    assert!(
+        symbols.len() <= 21 && seq.len() == 200,
+        "{} {}",
+        symbols.len(),
+        seq.len()
+    );
+}
+
 #[test]
 fn long_codes_are_limited_and_still_decode() {
     // Fibonacci frequencies of 30 distinct runs force a Huffman tree
