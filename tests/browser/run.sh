@@ -22,7 +22,7 @@ shots=${2:-$repo/target/browser-test}
 say() { echo "browser test: $*"; }
 fail() { echo "browser test: FAILED: $*" >&2; exit 1; }
 
-if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "color emoji"; then
+if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -i "color emoji" >/dev/null; then
   say "installing chromium and fonts-noto-color-emoji"
   [ "$(id -u)" = 0 ] || fail "chromium missing and not root to install it"
   export DEBIAN_FRONTEND=noninteractive

@@ -30,8 +30,8 @@ src="$repo/crates/capi/examples/best_move.c"
 cc $(pkg-config --cflags jungletb) "$src" $(pkg-config --libs jungletb) -o "$work/shared"
 # shellcheck disable=SC2046
 cc $(pkg-config --cflags jungletb-static) "$src" $(pkg-config --libs jungletb-static) -o "$work/static"
-ldd "$work/shared" | grep -q "$soname" || fail "the shared build does not load $soname: $(ldd "$work/shared")"
-ldd "$work/static" | grep -q libjungletb_c && fail "the static build loads the shared library"
+ldd "$work/shared" | grep "$soname" >/dev/null || fail "the shared build does not load $soname: $(ldd "$work/shared")"
+ldd "$work/static" | grep libjungletb_c >/dev/null && fail "the static build loads the shared library"
 "$bin" generate --out "$work/tables" --max-pieces 2 -q
 pos="7/7/7/7/7/7/7/7/E5r w"
 # The position's own category and plies (serde writes the fields in a

@@ -107,10 +107,10 @@ pids+=($!)
 slurmd -D -f "$SLURM_CONF" >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
-  sinfo -h -o %T 2>/dev/null | grep -q idle && break
+  sinfo -h -o %T 2>/dev/null | grep idle >/dev/null && break
   sleep 0.2
 done
-sinfo -h -o %T | grep -q idle || fail "the node did not come up: $(sinfo 2>&1)"
+sinfo -h -o %T | grep idle >/dev/null || fail "the node did not come up: $(sinfo 2>&1)"
 say "cluster up: $(sinfo -h -o '%N %c CPUs %m MB %T')"
 
 wait_jobs() { # waits until none of the given jobs is queued or running
@@ -158,7 +158,7 @@ grep -q "^to do: 1 material" "$work/plan2.txt" || fail "second plan: $(cat "$wor
 grep -q "^$killed " "$work/plan2.txt" || fail "second plan does not list $killed: $(cat "$work/plan2.txt")"
 jobs=$(bash "$work/slurm2/submit.sh" | awk '{print $4}' | paste -sd,)
 wait_jobs "$jobs"
-"${plan[@]}" | grep -q "^nothing to do" || fail "tables still missing after resubmission"
+"${plan[@]}" | grep "^nothing to do" >/dev/null || fail "tables still missing after resubmission"
 
 # Byte-identical to the local run, nothing left behind.
 n=0
