@@ -212,20 +212,25 @@ fn a_causes_chain_says_each_cause_once() {
     );
 }
 
-#[test]
-fn tables_of_one_rule_set_bring_their_rule_set() {
-    let d = tempfile::tempdir().unwrap();
+/// Generates every 2-piece table of rule set `rs` under the root `out`.
+fn generate_two_pieces(out: &Path, rs: &str) {
     let o = run(&[
         "generate",
         "--ruleset",
-        "leiden",
+        rs,
         "--max-pieces",
         "2",
         "--out",
-        s(d.path()),
+        s(out),
         "-q",
     ]);
     assert!(o.status.success(), "{:?}", text(&o));
+}
+
+#[test]
+fn tables_of_one_rule_set_bring_their_rule_set() {
+    let d = tempfile::tempdir().unwrap();
+    generate_two_pieces(d.path(), "leiden");
     // --tables names leiden's directory, no --ruleset: its tables answer.
     let leiden = d.path().join("leiden");
     let o = run(&["probe", "--tables", s(&leiden), "7/7/7/7/7/r6/7/7/R6 w"]);
@@ -413,17 +418,7 @@ fn render_takes_its_options_after_the_picture_and_stats_prints_histograms() {
 fn compare_rules_lists_only_the_materials_that_change_unless_asked() {
     let d = tempfile::tempdir().unwrap();
     for rs in ["standard", "leiden"] {
-        let o = run(&[
-            "generate",
-            "--ruleset",
-            rs,
-            "--max-pieces",
-            "2",
-            "--out",
-            s(d.path()),
-            "-q",
-        ]);
-        assert!(o.status.success(), "{:?}", text(&o));
+        generate_two_pieces(d.path(), rs);
     }
     let compare = |extra: &[&str]| {
         let mut args = vec![
