@@ -2,8 +2,9 @@
 
 use crate::advice::{chain, hint_for};
 use crate::common::{count, parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
-use jungletb_solver::{verify, Outcome, VerifyOptions};
+use jungletb_solver::{verify_with, Outcome, VerifyOptions, VerifyProgress};
 use jungletb_wire as wire;
 use std::process::ExitCode;
 
@@ -38,54 +39,64 @@ pub fn run(a: Args) -> CmdResult {
     let pool = thread_pool(a.threads)?;
     let start = std::time::Instant::now();
     let (json, quiet) = (a.json, a.quiet);
+    let progress = SlotProgress::new(quiet);
     let verdicts = pool.install(|| {
-        verify(&opts, &mut |v| {
-            if json {
-                // With -q only the files that failed, then the summary.
-                if !(quiet && v.passed()) {
-                    let line = wire::FileVerdict::from(v);
-                    outln!("{}", serde_json::to_string(&line).expect("serialisable"));
-                }
-                return;
-            }
-            match &v.outcome {
-                _ if v.passed() && quiet => {}
-                Outcome::Consistent { ruleset } => {
-                    outln!(
-                        "ok   {} ({} positions, {ruleset})",
-                        v.path.display(),
-                        v.positions
-                    )
-                }
-                Outcome::AnswersAsPlain { plain } => {
-                    outln!(
-                        "ok   {} (same answers as {})",
-                        v.path.display(),
-                        plain.display()
-                    )
-                }
-                Outcome::Inconsistent {
-                    mismatches,
-                    examples,
-                } => {
-                    outln!(
+        let on_progress = |p: VerifyProgress| progress.update(p.path, p.done, p.slots);
+        verify_with(
+            &opts,
+            &mut |v| {
+                progress.between_files(|| {
+                    if json {
+                        // With -q only the files that failed, then the summary.
+                        if !(quiet && v.passed()) {
+                            let line = wire::FileVerdict::from(v);
+                            outln!("{}", serde_json::to_string(&line).expect("serialisable"));
+                        }
+                        return;
+                    }
+                    match &v.outcome {
+                        _ if v.passed() && quiet => {}
+                        Outcome::Consistent { ruleset } => {
+                            outln!(
+                                "ok   {} ({} positions, {ruleset})",
+                                v.path.display(),
+                                v.positions
+                            )
+                        }
+                        Outcome::AnswersAsPlain { plain } => {
+                            outln!(
+                                "ok   {} (same answers as {})",
+                                v.path.display(),
+                                plain.display()
+                            )
+                        }
+                        Outcome::Inconsistent {
+                            mismatches,
+                            examples,
+                        } => {
+                            outln!(
                         "FAIL {}: {mismatches} of {} positions disagree with their successors",
                         v.path.display(),
                         v.positions
                     );
-                    for (pos, stored, computed) in examples {
-                        outln!("     {pos}: stored {stored}, successors give {computed}");
+                            for (pos, stored, computed) in examples {
+                                outln!("     {pos}: stored {stored}, successors give {computed}");
+                            }
+                        }
+                        Outcome::Failed(e) => {
+                            outln!("FAIL {}: {}", v.path.display(), chain(e));
+                            if let Some(hint) = hint_for(e) {
+                                outln!("     hint: {hint}");
+                            }
+                        }
                     }
-                }
-                Outcome::Failed(e) => {
-                    outln!("FAIL {}: {}", v.path.display(), chain(e));
-                    if let Some(hint) = hint_for(e) {
-                        outln!("     hint: {hint}");
-                    }
-                }
-            }
-        })
-    })?;
+                })
+            },
+            &on_progress,
+        )
+    });
+    progress.finish();
+    let verdicts = verdicts?;
     let seconds = start.elapsed().as_secs_f64();
     let checked: u64 = verdicts.iter().map(|v| v.positions).sum();
     let bad = verdicts.iter().filter(|v| !v.passed()).count();

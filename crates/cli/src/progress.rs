@@ -4,7 +4,10 @@
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungletb_solver::GenerateEvent;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// Materials at least this large (5-piece ones) get a line in logs when
 /// their solve starts, not only when it ends.
@@ -107,4 +110,93 @@ impl Progress {
         self.tables.finish_and_clear();
         self.positions.finish_and_clear();
     }
+}
+
+/// The display of a long check of one file after another (`verify`): a
+/// bar of index slots on a terminal; in logs, a line every tenth of a
+/// large table (at least [`LONG_SOLVE_SLOTS`]), so that a 6-piece check
+/// shows it is alive. Nothing with `--quiet`.
+pub struct SlotProgress {
+    bar: ProgressBar,
+    quiet: bool,
+    terminal: bool,
+    /// Tenths of the current file already reported in logs.
+    tenths: AtomicU64,
+    /// When the current file's check began.
+    started: Mutex<Option<Instant>>,
+}
+
+impl SlotProgress {
+    /// A display that draws only on a terminal.
+    pub fn new(quiet: bool) -> SlotProgress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if quiet || !terminal {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} {bar:30} {human_pos}/{human_len} slots [{elapsed_precise}, ETA {eta}]",
+            )
+            .expect("valid template"),
+        );
+        SlotProgress {
+            bar,
+            quiet,
+            terminal,
+            tenths: AtomicU64::new(0),
+            started: Mutex::new(None),
+        }
+    }
+
+    /// `done` of the `slots` index slots of `path` checked (called from
+    /// worker threads).
+    pub fn update(&self, path: &Path, done: u64, slots: u64) {
+        let started = *self
+            .started
+            .lock()
+            .expect("no panics while held")
+            .get_or_insert_with(|| {
+                self.bar.set_length(slots);
+                self.bar.set_message(file_name(path));
+                self.bar.reset_elapsed();
+                Instant::now()
+            });
+        self.bar.set_position(done.max(self.bar.position()));
+        if self.quiet || self.terminal || slots < LONG_SOLVE_SLOTS {
+            return;
+        }
+        let tenth = done * 10 / slots.max(1);
+        let seen = self.tenths.fetch_max(tenth, Relaxed);
+        if tenth > seen && tenth < 10 {
+            eprintln!(
+                "{}: {}0 % of {slots} slots checked, {:.0} s",
+                file_name(path),
+                tenth,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    /// Runs `f` (which prints a file's verdict) with the bar out of the
+    /// way, and readies the display for the next file.
+    pub fn between_files(&self, f: impl FnOnce()) {
+        self.bar.suspend(f);
+        self.bar.set_position(0);
+        self.tenths.store(0, Relaxed);
+        *self.started.lock().expect("no panics while held") = None;
+    }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
 }

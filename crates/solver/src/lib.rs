@@ -65,5 +65,5 @@ pub use generate::{
 pub use plan::{peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT};
 pub use solve::{in_memory_bytes, minimum_memory, solve_material, SolveStats, SolvedValues};
 pub use sweep::{forward_sweep, SweepStats};
-pub use verify::{verify_material, VerifyReport};
-pub use verify_files::{verify, FileVerdict, Outcome, VerifyOptions};
+pub use verify::{verify_material, verify_material_with, VerifyReport};
+pub use verify_files::{verify, verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};

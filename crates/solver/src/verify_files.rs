@@ -3,7 +3,7 @@
 //!
 //! - A plain table, or a compressed one with no plain table beside it:
 //!   checksums and header on opening, then forward consistency
-//!   ([`verify_material`]): every stored value agrees with its successors'.
+//!   ([`crate::verify_material`]): every stored value agrees with its successors'.
 //! - A compressed table with its plain table beside it: it must answer
 //!   every position as the plain one does (the plain one is verified on its
 //!   own). With don't-cares, "answers" means through the search that
@@ -12,7 +12,7 @@
 
 use crate::error::SolveError;
 use crate::files::select_files;
-use crate::verify::verify_material;
+use crate::verify::verify_material_with;
 use jungletb_indexer::Material;
 use jungletb_rules::{Ruleset, Value};
 use jungletb_tablebase::{Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION};
@@ -89,6 +89,28 @@ pub fn verify(
     opts: &VerifyOptions,
     on_verdict: &mut dyn FnMut(&FileVerdict),
 ) -> Result<Vec<FileVerdict>, SolveError> {
+    verify_with(opts, on_verdict, &|_| {})
+}
+
+/// How far the forward check of one file has got (see [`verify_with`]).
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyProgress<'a> {
+    /// The file being checked.
+    pub path: &'a Path,
+    /// Index slots checked so far.
+    pub done: u64,
+    /// Index slots of the table.
+    pub slots: u64,
+}
+
+/// [`verify`], calling `on_progress` from the worker threads while a
+/// file's forward check runs (every few thousand slots; a 6-piece table
+/// takes minutes).
+pub fn verify_with(
+    opts: &VerifyOptions,
+    on_verdict: &mut dyn FnMut(&FileVerdict),
+    on_progress: &(dyn Fn(VerifyProgress) + Sync),
+) -> Result<Vec<FileVerdict>, SolveError> {
     let files = select_files(&opts.tables, &opts.materials)?;
     if files.is_empty() {
         return Err(SolveError::NoTables {
@@ -100,7 +122,7 @@ pub fn verify(
     let mut bases: BTreeMap<(PathBuf, u64), Tablebase> = BTreeMap::new();
     let mut verdicts = Vec::with_capacity(files.len());
     for path in &files {
-        let v = check(path, &mut bases);
+        let v = check(path, &mut bases, on_progress);
         on_verdict(&v);
         verdicts.push(v);
     }
@@ -108,7 +130,11 @@ pub fn verify(
 }
 
 /// Checks one file (see the module docs).
-fn check(path: &Path, bases: &mut BTreeMap<(PathBuf, u64), Tablebase>) -> FileVerdict {
+fn check(
+    path: &Path,
+    bases: &mut BTreeMap<(PathBuf, u64), Tablebase>,
+    on_progress: &(dyn Fn(VerifyProgress) + Sync),
+) -> FileVerdict {
     // The header names the rule set and material; the Tablebase then opens
     // the table once, checksums included.
     let header = match Header::read(path) {
@@ -157,7 +183,8 @@ fn check(path: &Path, bases: &mut BTreeMap<(PathBuf, u64), Tablebase>) -> FileVe
             Err(e) => FileVerdict::failed(path, e),
         };
     }
-    match verify_material(tb, header.material) {
+    let progress = |done, slots| on_progress(VerifyProgress { path, done, slots });
+    match verify_material_with(tb, header.material, &progress) {
         Ok(r) => FileVerdict {
             path: path.to_path_buf(),
             positions: r.positions,

@@ -31,6 +31,7 @@ mod error;
 mod evaluation;
 mod game_over;
 mod open_tables;
+mod parallel;
 mod probe;
 mod search;
 mod table;

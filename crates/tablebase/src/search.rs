@@ -25,6 +25,7 @@
 //! don't-cares).
 
 use crate::error::ProbeError;
+use crate::parallel::first_failure;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
 use jungletb_format::TableError;
@@ -126,9 +127,11 @@ impl Tablebase {
                 format!("not the table of {}", plain.path().display()),
             ));
         }
-        let chunk = 1 << 16;
-        for start in (0..n).step_by(chunk) {
-            let range = start..(start + chunk as u64).min(n);
+        // Chunks checked in parallel; the first failing chunk in slot
+        // order is the one reported, whichever thread finds it.
+        let chunk = 1u64 << 16;
+        let check = |c: u64| -> Result<(), ProbeError> {
+            let range = c * chunk..((c + 1) * chunk).min(n);
             let stored = packed.values_as_stored(range.clone())?;
             for ((i, s), p) in range
                 .clone()
@@ -156,8 +159,9 @@ impl Tablebase {
                     ));
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        };
+        first_failure(n.div_ceil(chunk), check)
     }
 
     /// The best value the side to move of `pos` reaches by a tactical move
