@@ -50,3 +50,35 @@ fn verify_accepts_generated_tables_and_finds_a_changed_value() {
         report.examples
     );
 }
+
+/// `verify_material_with` reports progress that only grows, never past the
+/// table's slots, and ends at all of them, with the same verdict as
+/// `verify_material`.
+#[test]
+fn verify_progress_grows_to_every_slot_of_the_table() {
+    use jungletb::solver::verify_material_with;
+    use std::sync::Mutex;
+    let rules = Ruleset::standard();
+    let tb = Tablebase::with_dir(table_dir(fixture::standard(), &rules), rules.clone());
+    let m: Material = "ELvR".parse().unwrap();
+    let slots = PositionIndex::new(m, &rules).unwrap().size();
+    let seen = Mutex::new(Vec::new());
+    let report = verify_material_with(&tb, m, &|done, n| {
+        assert_eq!(n, slots, "the table's size");
+        seen.lock().unwrap().push(done);
+    })
+    .unwrap();
+    assert_eq!(report.mismatches, 0);
+    assert_eq!(report.positions, verify_material(&tb, m).unwrap().positions);
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.iter().max(), Some(&slots), "ends at every slot");
+    assert_eq!(
+        seen.len() as u64,
+        slots.div_ceil(4096),
+        "one report a chunk"
+    );
+    let mut sorted = seen.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), seen.len(), "each total reported once");
+}

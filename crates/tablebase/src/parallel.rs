@@ -19,3 +19,24 @@ pub(crate) fn first_failure<E: Send>(
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::first_failure;
+
+    #[test]
+    fn the_lowest_failing_chunk_is_reported_whichever_thread_finds_it() {
+        for _ in 0..20 {
+            let r = first_failure(1000, |c| {
+                if c == 997 || c == 3 || c == 500 {
+                    Err(c)
+                } else {
+                    Ok(())
+                }
+            });
+            assert_eq!(r, Err(3));
+        }
+        assert_eq!(first_failure(1000, |_| Ok::<(), u64>(())), Ok(()));
+        assert_eq!(first_failure(0, |c| Err(c)), Ok(()));
+    }
+}
