@@ -12,6 +12,7 @@ use jungletb_indexer::Material;
 use jungletb_rules::{Position, Value};
 use jungletb_tablebase::{ProbeError, Tablebase};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Which kind of zugzwang.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -120,9 +121,23 @@ pub fn scan_material(
     material: Material,
     limit: usize,
 ) -> Result<Report, ProbeError> {
+    scan_material_with(tb, material, limit, &|_, _| {})
+}
+
+/// [`scan_material`], calling `on_progress(done, slots)` from the worker
+/// threads after each chunk of [`crate::placements::CHUNK`] slots: slots
+/// scanned so far out of `slots` (a 6-piece table takes minutes).
+pub fn scan_material_with(
+    tb: &Tablebase,
+    material: Material,
+    limit: usize,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Report, ProbeError> {
     let (material, _) = material.canonical();
     let t = tb.table(material)?;
     let empty = || Report::new(material);
+    let slots = white_slots(&t);
+    let scanned = AtomicU64::new(0);
     let scan = |range: std::ops::Range<u64>| -> Result<Report, ProbeError> {
         let mut r = empty();
         let idx = t.index();
@@ -136,7 +151,7 @@ pub fn scan_material(
         } else {
             Some(tb.values(material, range.start + half..range.end + half)?)
         };
-        for (k, i) in range.enumerate() {
+        for (k, i) in range.clone().enumerate() {
             let Some(w) = whites[k] else {
                 continue;
             };
@@ -174,9 +189,11 @@ pub fn scan_material(
             }
         }
         keep_longest(&mut r.examples, limit);
+        let n = range.end - range.start;
+        on_progress(scanned.fetch_add(n, Relaxed) + n, slots);
         Ok(r)
     };
-    let parts: Vec<Report> = chunks(white_slots(&t))
+    let parts: Vec<Report> = chunks(slots)
         .into_par_iter()
         .map(scan)
         .collect::<Result<_, _>>()?;

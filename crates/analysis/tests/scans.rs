@@ -251,3 +251,35 @@ fn scans_of_compressed_tables_equal_scans_of_plain_ones() {
         );
     }
 }
+
+/// The zugzwang scan's progress grows chunk by chunk to every White-to-move
+/// slot, and the report is the one `scan_material` gives.
+#[test]
+fn zugzwang_progress_ends_at_every_white_to_move_slot() {
+    use jungletb_analysis::zugzwang::scan_material_with;
+    use jungletb_indexer::PositionIndex;
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    let m: Material = "WRvW".parse().unwrap();
+    let index = PositionIndex::new(m.canonical().0, &rules).unwrap();
+    let slots = if index.white_to_move_only() {
+        index.size()
+    } else {
+        index.size() / 2
+    };
+    let seen = std::sync::Mutex::new(Vec::new());
+    let r = scan_material_with(&tb, m, 5, &|done, n| {
+        assert_eq!(n, slots);
+        seen.lock().unwrap().push(done);
+    })
+    .unwrap();
+    assert_eq!(r, scan_material(&tb, m, 5).unwrap());
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort_unstable();
+    assert_eq!(seen.last(), Some(&slots), "ends at every slot");
+    assert_eq!(
+        seen.len() as u64,
+        slots.div_ceil(1 << 20),
+        "one report a chunk"
+    );
+}

@@ -3,8 +3,9 @@
 use crate::common::{
     materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
 };
+use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
-use jungletb_analysis::zugzwang::{scan_material, Example, Report};
+use jungletb_analysis::zugzwang::{scan_material_with, Example, Report};
 use jungletb_tablebase::{table_dir, Tablebase};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -52,9 +53,18 @@ pub fn run(a: Args) -> CmdResult {
             "half"
         );
     }
+    // How far one large table's scan is: in the bar's message on a
+    // terminal, each tenth of a 6-piece scan in logs.
+    let logs = SlotProgress::in_logs_only(a.scan.quiet || a.scan.json);
     for m in materials {
         bar.set_message(m.to_string());
-        let r: Report = pool.install(|| scan_material(&tb, m, a.limit))?;
+        let name = std::path::PathBuf::from(m.to_string());
+        let on_progress = |done: u64, n: u64| {
+            bar.set_message(format!("{m} {} %", done * 100 / n.max(1)));
+            logs.update(&name, done, n);
+        };
+        let r: Report = pool.install(|| scan_material_with(&tb, m, a.limit, &on_progress))?;
+        logs.between_files(|| {});
         bar.inc(1);
         let t = totals.entry(m.piece_count()).or_default();
         t.0 += 1;

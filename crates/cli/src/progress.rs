@@ -112,7 +112,8 @@ impl Progress {
     }
 }
 
-/// The display of a long check of one file after another (`verify`): a
+/// The display of a long scan of one table after another (`verify`,
+/// `zugzwangs`): a
 /// bar of index slots on a terminal; in logs, a line every tenth of a
 /// large table (at least [`LONG_SOLVE_SLOTS`]), so that a 6-piece check
 /// shows it is alive. Nothing with `--quiet`.
@@ -129,8 +130,18 @@ pub struct SlotProgress {
 impl SlotProgress {
     /// A display that draws only on a terminal.
     pub fn new(quiet: bool) -> SlotProgress {
+        SlotProgress::with_bar(quiet, true)
+    }
+
+    /// A display of the lines in logs only, for a command that draws its
+    /// own bar on a terminal.
+    pub fn in_logs_only(quiet: bool) -> SlotProgress {
+        SlotProgress::with_bar(quiet, false)
+    }
+
+    fn with_bar(quiet: bool, bar: bool) -> SlotProgress {
         let terminal = std::io::stderr().is_terminal();
-        let bar = if quiet || !terminal {
+        let bar = if quiet || !terminal || !bar {
             ProgressBar::hidden()
         } else {
             ProgressBar::new(0)
@@ -171,7 +182,7 @@ impl SlotProgress {
         let seen = self.tenths.fetch_max(tenth, Relaxed);
         if tenth > seen && tenth < 10 {
             eprintln!(
-                "{}: {}0 % of {slots} slots checked, {:.0} s",
+                "{}: {}0 % of {slots} slots done, {:.0} s",
                 file_name(path),
                 tenth,
                 started.elapsed().as_secs_f64()
