@@ -12,7 +12,7 @@ pub(crate) fn first_failure<E: Send>(
 ) -> Result<(), E> {
     match (0..chunks)
         .into_par_iter()
-        .map(|c| check(c))
+        .map(&check)
         .find_first(Result::is_err)
     {
         Some(failure) => failure,
@@ -37,6 +37,6 @@ mod tests {
             assert_eq!(r, Err(3));
         }
         assert_eq!(first_failure(1000, |_| Ok::<(), u64>(())), Ok(()));
-        assert_eq!(first_failure(0, |c| Err(c)), Ok(()));
+        assert_eq!(first_failure(0, Err::<(), u64>), Ok(()));
     }
 }
