@@ -35,7 +35,8 @@ pub struct Calibration {
 
 impl Default for Calibration {
     /// The figure measured while writing this: 5-piece materials solved on
-    /// a 2-core AMD EPYC virtual machine (see the README's 5-piece section).
+    /// a 2-core AMD EPYC virtual machine (see "Five pieces" in
+    /// `docs/performance.md`).
     fn default() -> Calibration {
         Calibration {
             ns_per_slot: 260.0,

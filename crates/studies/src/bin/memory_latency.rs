@@ -1,8 +1,8 @@
 //! The cost of one memory read that depends on the one before, by how much
 //! memory the reads spread over: a pointer chase through a random cycle of
 //! 64-byte lines. It tells which of a probe's structures can stay in this
-//! machine's caches and what a read that misses them costs (the README's
-//! "Compressed probe speed" quotes it).
+//! machine's caches and what a read that misses them costs ("Compressed
+//! probe speed" in `docs/lab/2026-12-01-open-problems.md` quotes it).
 //!
 //! ```text
 //! cargo run --release -p jungletb-studies --bin memory_latency [READS]
