@@ -3,7 +3,7 @@
 # cached answers (one position asked again and again) and uncached ones
 # (random legal 3-piece positions, with the cache off).
 # Fails if any request is refused or fails; prints requests/s and latency
-# percentiles for the README.
+# percentiles (docs/performance.md, "Server").
 #
 #   tests/load/run.sh [path/to/jungletb] [seconds per run, default 10]
 set -euo pipefail
