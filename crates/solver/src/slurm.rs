@@ -332,6 +332,16 @@ mod tests {
         }
     }
 
+    /// The plan of every standard material up to `pieces`, in a temporary
+    /// tables directory (kept alive by the returned guard).
+    fn standard_plan(pieces: u32) -> (tempfile::TempDir, Plan) {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Ruleset::standard();
+        let list = Plan::request(&rules, Some(pieces), &[]);
+        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        (dir, plan)
+    }
+
     /// The arrays' tasks hold every material of the plan exactly once.
     fn assert_every_material_once(plan: &Plan, jobs: &[ArrayJob]) {
         let mut all: Vec<String> = jobs.iter().flat_map(|j| j.tasks.concat()).collect();
@@ -347,10 +357,7 @@ mod tests {
 
     #[test]
     fn arrays_cover_every_material_once_within_slurm_limits() {
-        let dir = tempfile::tempdir().unwrap();
-        let rules = Ruleset::standard();
-        let list = Plan::request(&rules, Some(4), &[]);
-        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        let (_dir, plan) = standard_plan(4);
         let jobs = arrays(&plan, &options());
         assert_eq!(jobs.iter().map(|j| j.pieces).collect::<Vec<_>>(), [2, 3, 4]);
         assert_every_material_once(&plan, &jobs);
@@ -368,10 +375,7 @@ mod tests {
 
     #[test]
     fn scripts_chain_levels_and_quote_paths() {
-        let dir = tempfile::tempdir().unwrap();
-        let rules = Ruleset::standard();
-        let list = Plan::request(&rules, Some(3), &[]);
-        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        let (dir, plan) = standard_plan(3);
         let out = dir.path().join("slurm");
         let mut opts = options();
         opts.root = "/shared/it's here".into();
@@ -401,10 +405,7 @@ mod tests {
     /// every array of the one before.
     #[test]
     fn the_six_piece_set_is_planned_by_memory_class_within_a_node() {
-        let dir = tempfile::tempdir().unwrap();
-        let rules = Ruleset::standard();
-        let list = Plan::request(&rules, Some(6), &[]);
-        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        let (dir, plan) = standard_plan(6);
         let six: Vec<&PlanEntry> = plan
             .entries
             .iter()
