@@ -4,7 +4,7 @@ use crate::advice::{chain, hint_for};
 use crate::common::{count, parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
 use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
-use jungletb_solver::{verify_with, Outcome, VerifyOptions, VerifyProgress};
+use jungletb_solver::{verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};
 use jungletb_wire as wire;
 use std::process::ExitCode;
 
@@ -41,58 +41,10 @@ pub fn run(a: Args) -> CmdResult {
     let (json, quiet) = (a.json, a.quiet);
     let progress = SlotProgress::new(quiet);
     let verdicts = pool.install(|| {
-        let on_progress = |p: VerifyProgress| progress.update(p.path, p.done, p.slots);
         verify_with(
             &opts,
-            &mut |v| {
-                progress.between_files(|| {
-                    if json {
-                        // With -q only the files that failed, then the summary.
-                        if !(quiet && v.passed()) {
-                            let line = wire::FileVerdict::from(v);
-                            outln!("{}", serde_json::to_string(&line).expect("serialisable"));
-                        }
-                        return;
-                    }
-                    match &v.outcome {
-                        _ if v.passed() && quiet => {}
-                        Outcome::Consistent { ruleset } => {
-                            outln!(
-                                "ok   {} ({} positions, {ruleset})",
-                                v.path.display(),
-                                v.positions
-                            )
-                        }
-                        Outcome::AnswersAsPlain { plain } => {
-                            outln!(
-                                "ok   {} (same answers as {})",
-                                v.path.display(),
-                                plain.display()
-                            )
-                        }
-                        Outcome::Inconsistent {
-                            mismatches,
-                            examples,
-                        } => {
-                            outln!(
-                        "FAIL {}: {mismatches} of {} positions disagree with their successors",
-                        v.path.display(),
-                        v.positions
-                    );
-                            for (pos, stored, computed) in examples {
-                                outln!("     {pos}: stored {stored}, successors give {computed}");
-                            }
-                        }
-                        Outcome::Failed(e) => {
-                            outln!("FAIL {}: {}", v.path.display(), chain(e));
-                            if let Some(hint) = hint_for(e) {
-                                outln!("     hint: {hint}");
-                            }
-                        }
-                    }
-                })
-            },
-            &on_progress,
+            &mut |v| progress.between_files(|| print_verdict(v, json, quiet)),
+            &|p: VerifyProgress| progress.update(p.path, p.done, p.slots),
         )
     });
     progress.finish();
@@ -122,4 +74,53 @@ pub fn run(a: Args) -> CmdResult {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Prints one file's verdict: a JSON line, or a line of text (with `-q`
+/// only the files that failed).
+fn print_verdict(v: &FileVerdict, json: bool, quiet: bool) {
+    if json {
+        // With -q only the files that failed, then the summary.
+        if !(quiet && v.passed()) {
+            let line = wire::FileVerdict::from(v);
+            outln!("{}", serde_json::to_string(&line).expect("serialisable"));
+        }
+        return;
+    }
+    match &v.outcome {
+        _ if v.passed() && quiet => {}
+        Outcome::Consistent { ruleset } => {
+            outln!(
+                "ok   {} ({} positions, {ruleset})",
+                v.path.display(),
+                v.positions
+            )
+        }
+        Outcome::AnswersAsPlain { plain } => {
+            outln!(
+                "ok   {} (same answers as {})",
+                v.path.display(),
+                plain.display()
+            )
+        }
+        Outcome::Inconsistent {
+            mismatches,
+            examples,
+        } => {
+            outln!(
+                "FAIL {}: {mismatches} of {} positions disagree with their successors",
+                v.path.display(),
+                v.positions
+            );
+            for (pos, stored, computed) in examples {
+                outln!("     {pos}: stored {stored}, successors give {computed}");
+            }
+        }
+        Outcome::Failed(e) => {
+            outln!("FAIL {}: {}", v.path.display(), chain(e));
+            if let Some(hint) = hint_for(e) {
+                outln!("     hint: {hint}");
+            }
+        }
+    }
 }

@@ -240,7 +240,7 @@ fn compress_one(
     }
     let (stats, sizes) = write_compressed_table(out_dir, &plain, level, search)?;
     // A written table that does not open, or answers otherwise, is moved
-    // aside: never a bad table under a table's name.
+    // aside: the evidence kept, never a bad table under a table's name.
     let opened = Table::open_any(&stats.path).map_err(jungletb_tablebase::ProbeError::from);
     let same = opened.and_then(|written| {
         match search {
@@ -252,7 +252,6 @@ fn compress_one(
     let written = match same {
         Ok(written) => written,
         Err(e) => {
-            // Keep the evidence, never a wrong table under a table's name.
             let moved_to = move_aside(&stats.path)?;
             return Err(SolveError::Disagrees {
                 path: stats.path,
