@@ -10,6 +10,7 @@ mod dont_cares;
 mod eviction;
 mod fixture;
 mod probe_api;
+mod propagation;
 mod published;
 mod reference;
 mod reference_solver;

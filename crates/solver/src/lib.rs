@@ -47,6 +47,7 @@ mod generate;
 mod levels;
 mod plan;
 mod propagate;
+mod regions;
 mod schedule;
 pub mod slurm;
 mod solve;
@@ -63,7 +64,10 @@ pub use generate::{
     generate, generate_with, GenerateEvent, GenerateOptions, GenerateReport, MaterialReport,
 };
 pub use plan::{peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT};
-pub use solve::{in_memory_bytes, minimum_memory, solve_material, SolveStats, SolvedValues};
+pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
+pub use solve::{
+    in_memory_bytes, minimum_memory, solve_material, solve_material_with, SolveStats, SolvedValues,
+};
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};
 pub use verify_files::{verify, verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};

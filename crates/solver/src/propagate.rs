@@ -55,28 +55,14 @@ pub(crate) fn propagate_slots<const SHARED: bool>(
     next: &Frontier,
     out: &mut LevelOutcome,
 ) {
-    let expand = expand_for(ctx.index);
+    let expand = expand_for::<Batch>(ctx.index);
     let mut batch = Batch::new();
-    let mut visit = |c: u64, batch: &mut Batch| {
-        expand(ctx, d, c, batch);
+    drain_ahead(ctx, current, slots, |c| {
+        expand(ctx, d, c, &mut batch);
         if batch.len >= BATCH {
             batch.apply::<SHARED>(ctx, d, next, out);
         }
-    };
-    let mut ahead = [0u64; AHEAD];
-    let mut taken = 0usize;
-    current.drain(slots, |i| {
-        prefetch(&ctx.cells[i as usize]);
-        let slot = &mut ahead[taken % AHEAD];
-        if taken >= AHEAD {
-            visit(*slot, &mut batch);
-        }
-        *slot = i;
-        taken += 1;
     });
-    for k in taken.saturating_sub(AHEAD)..taken {
-        visit(ahead[k % AHEAD], &mut batch);
-    }
     batch.apply::<SHARED>(ctx, d, next, out);
 }
 
@@ -108,7 +94,7 @@ impl Batch {
     /// Queues an update (the caller applies the batch once it holds
     /// [`BATCH`]; one position adds at most 32).
     #[inline(always)]
-    fn push(&mut self, update: Update) {
+    fn queue(&mut self, update: Update) {
         self.updates[self.len % BATCH_ROOM] = update;
         self.len += 1;
     }
@@ -213,7 +199,14 @@ fn lost(p: u64, value: u16, d: u16, next: &Frontier, out: &mut LevelOutcome) {
 /// threads write identical tables). Two threads use it too, while each
 /// writes only cells the other never writes (see `schedule.rs`).
 #[inline(always)]
-fn update_alone(slot: &AtomicU16, p: u64, w: u8, d: u16, next: &Frontier, out: &mut LevelOutcome) {
+pub(crate) fn update_alone(
+    slot: &AtomicU16,
+    p: u64,
+    w: u8,
+    d: u16,
+    next: &Frontier,
+    out: &mut LevelOutcome,
+) {
     let cur = slot.load(Relaxed);
     if w == 0 {
         if improves_to_win(cur, d + 1) {
@@ -237,7 +230,7 @@ fn update_alone(slot: &AtomicU16, p: u64, w: u8, d: u16, next: &Frontier, out: &
 
 /// Asks for the cache line of `cell` ahead of its use.
 #[inline(always)]
-fn prefetch(cell: &AtomicU16) {
+pub(crate) fn prefetch(cell: &AtomicU16) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it never faults, and the address
     // is a valid reference anyway.
@@ -249,9 +242,53 @@ fn prefetch(cell: &AtomicU16) {
     let _ = cell;
 }
 
-/// Queues the predecessor updates of position `c`, decided at level `d`,
-/// prefetching their cells. `N` is the piece count (see [`Neighbours`]).
-fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u64, batch: &mut Batch) {
+/// Where [`expand`] puts the predecessor updates it finds: a [`Batch`]
+/// applied as it fills, or region buckets applied after a round (see
+/// `regions.rs`).
+pub(crate) trait Updates {
+    /// Queues the update of the predecessor in `slot`: its counter drops by
+    /// `decrement`, or it wins when `decrement` is 0.
+    fn push(&mut self, ctx: &Ctx, slot: u64, decrement: u8);
+}
+
+impl Updates for Batch {
+    /// Queues the update and prefetches the predecessor's cell, to be
+    /// applied with the rest of the batch.
+    #[inline(always)]
+    fn push(&mut self, ctx: &Ctx, slot: u64, decrement: u8) {
+        prefetch(&ctx.cells[slot as usize]);
+        self.queue(Update { slot, decrement });
+    }
+}
+
+/// Calls `visit` with every slot `current` holds in `slots` (taking them
+/// out), [`AHEAD`] slots after prefetching its cell.
+#[inline(always)]
+pub(crate) fn drain_ahead(
+    ctx: &Ctx,
+    current: &Frontier,
+    slots: std::ops::Range<u64>,
+    mut visit: impl FnMut(u64),
+) {
+    let mut ahead = [0u64; AHEAD];
+    let mut taken = 0usize;
+    current.drain(slots, |i| {
+        prefetch(&ctx.cells[i as usize]);
+        let slot = &mut ahead[taken % AHEAD];
+        if taken >= AHEAD {
+            visit(*slot);
+        }
+        *slot = i;
+        taken += 1;
+    });
+    for k in taken.saturating_sub(AHEAD)..taken {
+        visit(ahead[k % AHEAD]);
+    }
+}
+
+/// Queues the predecessor updates of position `c`, decided at level `d`, in
+/// `out`. `N` is the piece count (see [`Neighbours`]).
+fn expand<const N: usize, U: Updates>(ctx: &Ctx, d: u16, c: u64, out: &mut U) {
     let value = ctx.cells[c as usize].load(Relaxed);
     let Some(v) = encoding::decode(value).filter(|v| v.plies() == Some(d)) else {
         return; // stale entry: decided at another level
@@ -278,19 +315,18 @@ fn expand<const N: usize>(ctx: &Ctx, d: u16, c: u64, batch: &mut Batch) {
             ctx.index.white_to_move_only()
                 || (slot < ctx.index.size() / 2) != (c < ctx.index.size() / 2)
         );
-        prefetch(&ctx.cells[slot as usize]);
-        batch.push(Update { slot, decrement });
+        out.push(ctx, slot, decrement);
     });
 }
 
 /// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> fn(&Ctx, u16, u64, &mut Batch) {
+pub(crate) fn expand_for<U: Updates>(index: &PositionIndex) -> fn(&Ctx, u16, u64, &mut U) {
     match index.piece_count() {
-        2 => expand::<2>,
-        3 => expand::<3>,
-        4 => expand::<4>,
-        5 => expand::<5>,
-        6 => expand::<6>,
-        _ => expand::<{ Neighbours::<16>::PIECES_ANY }>,
+        2 => expand::<2, U>,
+        3 => expand::<3, U>,
+        4 => expand::<4, U>,
+        5 => expand::<5, U>,
+        6 => expand::<6, U>,
+        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U>,
     }
 }

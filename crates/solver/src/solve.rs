@@ -12,6 +12,7 @@ use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::levels::LevelLists;
 use crate::propagate::{propagate_slots, LevelOutcome};
+use crate::regions::{ByRegions, Propagation};
 use crate::schedule::Schedule;
 use crate::subtables::SubTables;
 use crate::work::WorkArray;
@@ -53,13 +54,37 @@ pub struct SolveStats {
 /// memory, otherwise memory-mapped files in `work_dir`, which the kernel
 /// pages to disk as needed. Only the frontier bitmaps (1/4 byte per slot)
 /// must fit in memory (see [`minimum_memory`]). `on_progress` is called
-/// with counts of positions swept.
+/// with counts of positions swept. Levels are propagated as
+/// [`Propagation::Auto`] chooses.
 pub fn solve_material(
     material: Material,
     rules: &Ruleset,
     subtables: &Tablebase,
     work_dir: &Path,
     mem_budget: u64,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> Result<(SolvedValues, SolveStats), SolveError> {
+    solve_material_with(
+        material,
+        rules,
+        subtables,
+        work_dir,
+        mem_budget,
+        Propagation::Auto,
+        on_progress,
+    )
+}
+
+/// [`solve_material`] with the way levels are propagated chosen by the
+/// caller (every [`Propagation`] writes the same values; benchmarks and
+/// tests compare them).
+pub fn solve_material_with(
+    material: Material,
+    rules: &Ruleset,
+    subtables: &Tablebase,
+    work_dir: &Path,
+    mem_budget: u64,
+    propagation: Propagation,
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(SolvedValues, SolveStats), SolveError> {
     let index = PositionIndex::new(material, rules)?;
@@ -129,6 +154,10 @@ pub fn solve_material(
         rayon::current_num_threads(),
         !index.white_to_move_only(),
     );
+    // Or by regions (see `regions.rs`).
+    let mut by_regions = propagation
+        .region_bits(n as u64)
+        .map(|bits| ByRegions::new(n as u64, bits, rayon::current_num_threads()));
     loop {
         pending += levels.take(d, |i| current.insert(i));
         if pending == 0 && pending_next == 0 {
@@ -155,13 +184,16 @@ pub fn solve_material(
             });
         }
         stats.levels = d;
-        let outcomes = schedule.run(|slots, shared, out: &mut LevelOutcome| {
-            if shared {
-                propagate_slots::<true>(&ctx, d, &current, slots, &next, out)
-            } else {
-                propagate_slots::<false>(&ctx, d, &current, slots, &next, out)
-            }
-        });
+        let outcomes = match &mut by_regions {
+            Some(by_regions) => by_regions.level(&ctx, d, &current, &next),
+            None => schedule.run(|slots, shared, out: &mut LevelOutcome| {
+                if shared {
+                    propagate_slots::<true>(&ctx, d, &current, slots, &next, out)
+                } else {
+                    propagate_slots::<false>(&ctx, d, &current, slots, &next, out)
+                }
+            }),
+        };
         let found = outcomes.iter().map(|o| o.found).sum::<u64>();
         let later = outcomes.into_iter().flat_map(|o| o.later);
         for (level, i) in later {
