@@ -30,8 +30,10 @@
 //! the sweep and the level loop in `solve.rs`, which thread takes which
 //! slots of a level (and where updates may skip locked instructions) in
 //! `schedule.rs`, one level's work (a prefetching pipeline over the
-//! frontier) in `propagate.rs`, the predecessor indices in
-//! `jungletb_indexer::Neighbours`.
+//! frontier) in `propagate.rs`, or for materials whose cells outgrow the
+//! caches (6 pieces) the same work with its updates gathered and applied
+//! region by region in `regions.rs` ([`Propagation`]), the predecessor
+//! indices in `jungletb_indexer::Neighbours`.
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]

@@ -43,7 +43,8 @@ impl Default for Calibration {
             ns_per_slot_six: SIX_PIECE_NS,
             source: "built-in: 5-piece material TPRvEL (295 M slots) solved in 38 s \
                      with 2 threads on a 2-core AMD EPYC VM, 2026-11-30; 6 pieces: \
-                     ELTvELT (5.12 G slots), 3,268 s of CPU, 2026-12-01"
+                     ELTvELT (5.12 G slots) in 1,383 s with 2 threads on a 2-core \
+                     Intel Xeon VM, 2026-12-01"
                 .into(),
         }
     }
@@ -245,10 +246,13 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
     Ok(())
 }
 
-/// CPU nanoseconds per index slot of the 6-piece ELTvELT's solve (3,268 s
-/// user for 5,124,069,720 slots on this project's 2-core VM, 2026-12-01,
-/// with other work beside it: see `docs/lab/2026-12-01-six-pieces.md`).
-const SIX_PIECE_NS: f64 = 638.0;
+/// Nanoseconds per index slot per thread of the 6-piece ELTvELT's solve:
+/// 1,382.8 s on 2 threads for 5,124,069,720 slots, propagated by regions,
+/// on this project's 2-core Intel Xeon VM with nothing else running,
+/// 2026-12-01 (wall time × threads, as the estimates are; the direct
+/// propagation before took 638 CPU-ns a slot on a shared machine): see
+/// `docs/lab/2026-12-01-six-pieces.md`.
+const SIX_PIECE_NS: f64 = 540.0;
 
 /// Bytes of memory per index slot at the peak of a solve in memory, as
 /// measured (see [`peak_memory_bytes`]).
@@ -261,8 +265,9 @@ pub const PEAK_BYTES_PER_SLOT: f64 = 2.75;
 ///
 /// Calibration (`/usr/bin/time -v jungletb generate --material M`, 2
 /// threads, sub-tables present, 2026-12-01, 16-bit cells): the 6-piece
-/// `ELTvELT`, 5,124.1 M slots, peak RSS 12,856,084 KiB (2.57 bytes a slot;
-/// estimate 14.82 GB, +13 %); the 5-piece `ELTvEL`, 232.9 M slots, 635,300
+/// `ELTvELT`, 5,124.1 M slots, peak RSS 13,679,332 KiB propagated by
+/// regions (2.73 bytes a slot, of which 0.3 GB the round's buckets;
+/// estimate 14.82 GB, +6 %); the 5-piece `ELTvEL`, 232.9 M slots, 635,300
 /// KiB (2.79 a slot; estimate 0.68 GB, +5 %). The working cells are 2
 /// bytes a slot and the level bitmaps 1/4; the rest is the sweep's lists
 /// of positions decided ahead of their level (LEB128, 1-2 bytes each) and
@@ -281,7 +286,7 @@ mod tests {
         // (slots, sub-table slots, peak RSS in KiB) measured with
         // `/usr/bin/time -v` (see peak_memory_bytes).
         for (slots, subs, kib) in [
-            (5_124_069_720u64, 698_736_780u64, 12_856_084u64),
+            (5_124_069_720u64, 698_736_780u64, 13_679_332u64),
             (232_912_260, 23_291_226, 635_300),
         ] {
             let est = peak_memory_bytes(slots, subs) as f64;

@@ -164,9 +164,7 @@ impl ByRegions {
         ByRegions {
             bits,
             regions,
-            threads: (0..threads)
-                .map(|_| Buckets::new(bits, regions))
-                .collect(),
+            threads: (0..threads).map(|_| Buckets::new(bits, regions)).collect(),
             quota: round_updates(slots) / threads,
         }
     }
