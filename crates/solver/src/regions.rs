@@ -76,23 +76,47 @@ impl Propagation {
     }
 }
 
-/// Entries in a block of a bucket (16 KiB).
-const BLOCK: usize = 4096;
+/// Entries of a cache line of a bucket.
+const LINE: usize = 16;
+/// Lines in a block of a bucket (16 KiB).
+const BLOCK_LINES: usize = 256;
 
-/// One thread's updates of a round, a bucket per region. A bucket is a list
-/// of blocks of [`BLOCK`] entries drawn from the thread's pool and returned
-/// to it after the round, so the memory held is what one round needs (a
-/// `Vec` per bucket kept its largest size from every round: on ELTvEL 0.9
-/// GB beside 0.47 GB of cells).
+/// A cache line of bucket entries, `offset << 2 | decrement`.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u32; LINE]);
+
+/// A run of lines seen as their entries.
+fn entries(lines: &[Line]) -> &[u32] {
+    // SAFETY: `Line` is `repr(C)`, 64 bytes of 16 `u32` with no padding
+    // (its size equals its alignment), so `n` lines are `16 n` entries,
+    // aligned for `u32`, borrowed as long as the lines.
+    unsafe { std::slice::from_raw_parts(lines.as_ptr().cast::<u32>(), lines.len() * LINE) }
+}
+
+/// One thread's updates of a round, a bucket per region. Each region's
+/// entries first gather in a staging line; a full line is copied to the
+/// region's open block by non-temporal stores, which do not read the
+/// destination line first (a block line written entry by entry is read
+/// from memory before its first entry lands). Measured with the study
+/// `update_locality` (10 GB, regions of 2^22, rounds of 2^26): scatter 9.6
+/// -> 7.2 ns an update, apply 12.9 -> 10.6. A bucket is a list of blocks
+/// of [`BLOCK_LINES`] lines drawn from the thread's pool and returned to
+/// it after the round, so the memory held is what one round needs (a `Vec`
+/// per bucket kept its largest size from every round: on ELTvEL 0.9 GB
+/// beside 0.47 GB of cells).
 struct Buckets {
     bits: u32,
-    /// The block each region's updates are appended to, entries
-    /// `offset << 2 | decrement` (never more than [`BLOCK`]).
-    open: Vec<Vec<u32>>,
+    /// Each region's staging line and how many of its entries are set.
+    stage: Vec<Line>,
+    fill: Vec<u8>,
+    /// The block each region's full lines are copied to (never more than
+    /// [`BLOCK_LINES`]; no capacity before the region's first line).
+    open: Vec<Vec<Line>>,
     /// Each region's full blocks.
-    full: Vec<Vec<Vec<u32>>>,
+    full: Vec<Vec<Vec<Line>>>,
     /// Empty blocks.
-    pool: Vec<Vec<u32>>,
+    pool: Vec<Vec<Line>>,
     len: usize,
 }
 
@@ -100,7 +124,8 @@ impl Buckets {
     fn new(bits: u32, regions: usize) -> Buckets {
         Buckets {
             bits,
-            // Grown on first use (to exactly BLOCK: doubling from 4).
+            stage: vec![Line([0; LINE]); regions],
+            fill: vec![0; regions],
             open: (0..regions).map(|_| Vec::new()).collect(),
             full: (0..regions).map(|_| Vec::new()).collect(),
             pool: Vec::new(),
@@ -108,9 +133,44 @@ impl Buckets {
         }
     }
 
-    /// The entries of region `r`, block by block.
+    /// The entries of region `r`, block by block, then the staged ones.
     fn region(&self, r: usize) -> impl Iterator<Item = &[u32]> {
-        self.full[r].iter().chain([&self.open[r]]).map(|b| &b[..])
+        self.full[r]
+            .iter()
+            .chain([&self.open[r]])
+            .map(|b| entries(b))
+            .chain([&self.stage[r].0[..self.fill[r] as usize]])
+    }
+
+    /// Copies region `r`'s full staging line to its open block.
+    #[inline(always)]
+    fn flush(&mut self, r: usize) {
+        let open = &mut self.open[r];
+        if open.capacity() == 0 {
+            *open = self
+                .pool
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(BLOCK_LINES));
+        }
+        stream_line(open, &self.stage[r]);
+        if open.len() == BLOCK_LINES {
+            let fresh = self
+                .pool
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(BLOCK_LINES));
+            self.full[r].push(std::mem::replace(open, fresh));
+        }
+    }
+
+    /// Makes the lines copied by non-temporal stores visible to the other
+    /// threads before they apply them (such stores are not ordered by the
+    /// synchronisation that ends the expansion).
+    fn publish(&self) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a store fence has no preconditions.
+        unsafe {
+            std::arch::x86_64::_mm_sfence()
+        };
     }
 
     /// Empties every bucket, keeping the blocks in the pool.
@@ -122,8 +182,35 @@ impl Buckets {
             }
         }
         self.open.iter_mut().for_each(Vec::clear);
+        self.fill.iter_mut().for_each(|f| *f = 0);
         self.len = 0;
     }
+}
+
+/// Appends `line` to `block` (which has room) by non-temporal stores.
+#[inline(always)]
+fn stream_line(block: &mut Vec<Line>, line: &Line) {
+    debug_assert!(block.len() < block.capacity());
+    let dst = block.spare_capacity_mut()[0].as_mut_ptr();
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `dst` is a line of the block's spare capacity, 64-byte
+    // aligned (the alignment of `Line`) and writable; the four 16-byte
+    // stores cover it whole, so it is initialised before the length grows.
+    unsafe {
+        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_stream_si128};
+        let src = line.0.as_ptr().cast::<__m128i>();
+        let dst = dst.cast::<__m128i>();
+        for k in 0..4 {
+            _mm_stream_si128(dst.add(k), _mm_load_si128(src.add(k)));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: as above, by one plain copy.
+    unsafe {
+        dst.write(*line)
+    };
+    // SAFETY: the line at the old length was just written whole.
+    unsafe { block.set_len(block.len() + 1) };
 }
 
 impl Updates for Buckets {
@@ -131,11 +218,13 @@ impl Updates for Buckets {
     fn push(&mut self, _ctx: &Ctx, slot: u64, decrement: u8) {
         let r = (slot >> self.bits) as usize;
         let offset = slot & ((1 << self.bits) - 1);
-        let open = &mut self.open[r];
-        open.push((offset as u32) << 2 | decrement as u32);
-        if open.len() == BLOCK {
-            let fresh = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
-            self.full[r].push(std::mem::replace(open, fresh));
+        let f = self.fill[r] as usize;
+        self.stage[r].0[f % LINE] = (offset as u32) << 2 | decrement as u32;
+        if f + 1 == LINE {
+            self.flush(r);
+            self.fill[r] = 0;
+        } else {
+            self.fill[r] = f as u8 + 1;
         }
         self.len += 1;
     }
@@ -202,6 +291,7 @@ impl ByRegions {
                         let range = c * CHUNK..((c + 1) * CHUNK).min(slots);
                         drain_ahead(ctx, current, range, |p| expand(ctx, d, p, buckets));
                     }
+                    buckets.publish();
                 });
             // Apply, each region on one thread.
             let threads = &self.threads;

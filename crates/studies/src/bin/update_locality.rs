@@ -112,6 +112,106 @@ fn main() {
             ns(apply)
         );
     }
+    for bits in [22, 24] {
+        for stream in [false, true] {
+            let (sc, ap) = staged(cells, bits, 1 << 26, updates, stream);
+            println!(
+                "  staged lines by 2^{bits}, {}: {:>6.2} (scatter {sc:.2}, apply {ap:.2})",
+                if stream { "streamed" } else { "copied  " },
+                sc + ap
+            );
+        }
+    }
+}
+
+/// A cache line of bucket entries.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u32; 16]);
+
+/// The bucketed scatter with software write-combining: each region's
+/// entries gather in one staging line, copied whole to the region's bucket
+/// when full (`stream`: by non-temporal stores, which skip reading the
+/// destination line first). Returns the scatter's and the apply's ns.
+fn staged(
+    cells: &[AtomicU16],
+    bits: u32,
+    round: usize,
+    updates: usize,
+    stream: bool,
+) -> (f64, f64) {
+    let n = cells.len();
+    let regions = n.div_ceil(1 << bits);
+    let mut stage = vec![Line([0; 16]); regions];
+    let mut fill = vec![0u8; regions];
+    let mut buckets: Vec<Vec<Line>> = vec![Vec::new(); regions];
+    let mut next = xorshift();
+    let (mut scatter, mut apply) = (0.0, 0.0);
+    let mut done = 0;
+    while done < updates {
+        let t = Instant::now();
+        for _ in 0..round {
+            let s = (next() % n as u64) as usize;
+            let r = s >> bits;
+            let f = fill[r] as usize;
+            stage[r].0[f] = (s & ((1 << bits) - 1)) as u32;
+            if f == 15 {
+                let b = &mut buckets[r];
+                if stream {
+                    b.reserve(1);
+                    let dst = b.spare_capacity_mut()[0].as_mut_ptr();
+                    stream_line(dst, &stage[r]);
+                    // SAFETY: the line was just written whole.
+                    unsafe { b.set_len(b.len() + 1) };
+                } else {
+                    b.push(stage[r]);
+                }
+                fill[r] = 0;
+            } else {
+                fill[r] = f as u8 + 1;
+            }
+        }
+        scatter += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        for (r, bucket) in buckets.iter_mut().enumerate() {
+            let entries = bucket
+                .iter()
+                .flat_map(|l| l.0)
+                .chain(stage[r].0[..fill[r] as usize].iter().copied());
+            let v: Vec<u32> = entries.collect();
+            for (k, &offset) in v.iter().enumerate() {
+                if let Some(&ahead) = v.get(k + 16) {
+                    prefetch(&cells[(r << bits) + ahead as usize]);
+                }
+                update(&cells[(r << bits) + offset as usize], false);
+            }
+            bucket.clear();
+            fill[r] = 0;
+        }
+        apply += t.elapsed().as_secs_f64();
+        done += round;
+    }
+    (scatter * 1e9 / done as f64, apply * 1e9 / done as f64)
+}
+
+/// Copies `line` to `dst` by non-temporal stores.
+#[inline(always)]
+fn stream_line(dst: *mut Line, line: &Line) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `dst` is a 64-byte aligned, writable line.
+    unsafe {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let src = line.0.as_ptr() as *const __m128i;
+        let dst = dst as *mut __m128i;
+        for k in 0..4 {
+            _mm_stream_si128(dst.add(k), _mm_loadu_si128(src.add(k)));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: as above.
+    unsafe {
+        dst.write(*line)
+    };
 }
 
 /// A count-down as the solver's: decrement unless the count is at one.
