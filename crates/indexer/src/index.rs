@@ -514,8 +514,13 @@ impl PositionIndex {
             digits[k] = r;
             rest = q;
         }
-        let mut by_code = [NO_SQUARE; 16];
-        let mut occupied = [0u64; 2];
+        // Squares by code and occupancy built in registers, eight codes to
+        // a word: an array written byte by byte and then read whole (into
+        // the position) waited on store forwarding, 5.9 % of the 6-piece
+        // sweep's samples on that one load (perf annotate, ELTvELT).
+        const ABSENT: u64 = u64::from_ne_bytes([NO_SQUARE; 8]);
+        let (mut white_squares, mut black_squares) = (ABSENT, ABSENT);
+        let (mut white, mut black) = (0u64, 0u64);
         #[allow(clippy::needless_range_loop)] // as in `rest_index`
         for k in 0..n {
             let s = match k {
@@ -523,13 +528,21 @@ impl PositionIndex {
                 1 => b,
                 // The digit counts the squares of the set left free by the
                 // pieces before: the square is the digit-th free one.
-                _ => select_bit(self.masks[k] & !(occupied[0] | occupied[1]), digits[k]),
+                _ => select_bit(self.masks[k] & !(white | black), digits[k]),
             };
-            let code = self.codes[k] as usize;
-            by_code[code] = s;
-            occupied[code / 8] |= square_bit(s);
+            let code = self.codes[k] as u32;
+            // The absent byte 0xFF becomes `s`.
+            let byte = ((s ^ NO_SQUARE) as u64) << ((code & 7) * 8);
+            if code < 8 {
+                white_squares ^= byte;
+                white |= square_bit(s);
+            } else {
+                black_squares ^= byte;
+                black |= square_bit(s);
+            }
         }
-        RawPosition::from_parts(by_code, occupied[0], occupied[1], side)
+        let by_code = (white_squares as u128 | (black_squares as u128) << 64).to_le_bytes();
+        RawPosition::from_parts(by_code, white, black, side)
     }
 
     /// The raw position at `index` if that slot is the one its position is
