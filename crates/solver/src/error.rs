@@ -28,7 +28,8 @@ pub enum SolveError {
     /// A material has no index under the rule set.
     Index(IndexError),
     /// A memory budget below what the solve of `material` needs to make
-    /// progress (its frontier bitmaps and buffers).
+    /// progress (its frontier bitmaps, buffers and, for a 6-piece material, the
+    /// propagation's buckets).
     MemoryTooSmall {
         /// The budget given, in bytes.
         budget: u64,
@@ -113,7 +114,7 @@ impl fmt::Display for SolveError {
             } => write!(
                 f,
                 "a memory budget of {budget} bytes is too small to make progress: {material} \
-                 needs at least {need} bytes in memory (its frontier bitmaps and buffers; \
+                 needs at least {need} bytes in memory (its frontier bitmaps, buffers and buckets; \
                  everything else can live in files)"
             ),
             SolveError::NoTables { dir, materials } if materials.is_empty() => {

@@ -78,8 +78,10 @@ impl Propagation {
 
 /// Entries of a cache line of a bucket.
 const LINE: usize = 16;
-/// Lines in a block of a bucket (16 KiB).
-const BLOCK_LINES: usize = 256;
+/// Lines in a block of a bucket (4 KiB). Each thread holds a partly
+/// filled block per region, so the block is small: for the largest 6-piece
+/// material (3,815 regions) on 64 threads, 1 GB of open blocks.
+const BLOCK_LINES: usize = 64;
 
 /// A cache line of bucket entries, `offset << 2 | decrement`.
 #[derive(Clone, Copy)]
@@ -246,6 +248,18 @@ fn round_updates(slots: u64) -> usize {
     (slots / 32).clamp(1 << 16, 1 << 26) as usize
 }
 
+/// The most memory the buckets of a solve of `slots` slots by regions of
+/// 2^`bits` on `threads` threads hold: a round's entries, and on each
+/// thread a staging line and a partly filled block per region (plus the
+/// round's full blocks rounded up to whole blocks: one per region and
+/// thread at most, counted as the open block twice).
+pub(crate) fn bucket_bytes(slots: u64, bits: u32, threads: usize) -> u64 {
+    let regions = slots.div_ceil(1 << bits).max(1);
+    let per_region =
+        2 * (BLOCK_LINES * std::mem::size_of::<Line>()) as u64 + std::mem::size_of::<Line>() as u64;
+    round_updates(slots) as u64 * 4 + threads.max(1) as u64 * regions * per_region
+}
+
 impl ByRegions {
     /// The buckets for `slots` slots in regions of 2^`bits`, on `threads`
     /// threads.
@@ -345,6 +359,15 @@ mod tests {
         assert_eq!(Propagation::Direct.region_bits(u64::MAX), None);
         assert_eq!(Propagation::Regions { bits: 2 }.region_bits(10), Some(6));
         assert_eq!(Propagation::Regions { bits: 40 }.region_bits(10), Some(30));
+    }
+
+    #[test]
+    fn the_buckets_of_a_6_piece_solve_stay_near_the_rounds_entries() {
+        // ELTvELT, 1,222 regions of 2^22: 256 MB of entries and 8 KiB and a
+        // line a region and thread.
+        let eltvelt = bucket_bytes(5_124_069_720, REGION_BITS, 2);
+        assert_eq!(eltvelt, (1 << 28) + 2 * 1222 * (8192 + 64));
+        assert!(eltvelt < 300 << 20);
     }
 
     #[test]

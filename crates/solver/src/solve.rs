@@ -12,7 +12,7 @@ use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::levels::LevelLists;
 use crate::propagate::{propagate_slots, LevelOutcome};
-use crate::regions::{ByRegions, Propagation};
+use crate::regions::{bucket_bytes, ByRegions, Propagation};
 use crate::schedule::Schedule;
 use crate::subtables::SubTables;
 use crate::work::WorkArray;
@@ -237,17 +237,22 @@ impl std::ops::Deref for SolvedValues {
 
 /// Bytes of memory a material of `slots` index slots needs to be solved
 /// entirely in memory: the cells (2 bytes a slot, which become the output
-/// in place), the frontier bitmaps (1/4) and a margin for lists and
-/// buffers.
+/// in place) and what [`minimum_memory`] counts.
 pub fn in_memory_bytes(slots: u64) -> u64 {
     slots * 2 + minimum_memory(slots)
 }
 
 /// The least memory budget that lets a material of `slots` index slots make
-/// progress: the frontier bitmaps (1/4 byte a slot) and 64 MiB for lists,
-/// buffers and the move tables. Everything else can live in files.
+/// progress: the frontier bitmaps (1/4 byte a slot), 64 MiB for lists,
+/// buffers and the move tables, and, for a material propagated by regions
+/// under [`Propagation::Auto`] (every 6-piece one), the buckets of a round
+/// on the current rayon pool's threads (ELTvELT on 2 threads: 289 MB).
+/// Everything else can live in files.
 pub fn minimum_memory(slots: u64) -> u64 {
-    slots / 4 + (64 << 20)
+    let buckets = Propagation::Auto.region_bits(slots).map_or(0, |bits| {
+        bucket_bytes(slots, bits, rayon::current_num_threads())
+    });
+    slots / 4 + (64 << 20) + buckets
 }
 
 /// What the sweep of one chunk decided: counts of the positions put in the
