@@ -265,9 +265,9 @@ pub const PEAK_BYTES_PER_SLOT: f64 = 2.75;
 ///
 /// Calibration (`/usr/bin/time -v jungletb generate --material M`, 2
 /// threads, sub-tables present, 2026-12-01, 16-bit cells): the 6-piece
-/// `ELTvELT`, 5,124.1 M slots, peak RSS 13,679,332 KiB propagated by
-/// regions (2.73 bytes a slot, of which 0.3 GB the round's buckets;
-/// estimate 14.82 GB, +6 %); the 5-piece `ELTvEL`, 232.9 M slots, 635,300
+/// `ELTvELT`, 5,124.1 M slots, peak RSS 13,735,500 KiB propagated by
+/// regions (2.74 bytes a slot, of which 0.3 GB the round's buckets;
+/// estimate 14.80 GB, +5 %); the 5-piece `ELTvEL`, 232.9 M slots, 635,300
 /// KiB (2.79 a slot; estimate 0.68 GB, +5 %). The working cells are 2
 /// bytes a slot and the level bitmaps 1/4; the rest is the sweep's lists
 /// of positions decided ahead of their level (LEB128, 1-2 bytes each) and
@@ -286,7 +286,7 @@ mod tests {
         // (slots, sub-table slots, peak RSS in KiB) measured with
         // `/usr/bin/time -v` (see peak_memory_bytes).
         for (slots, subs, kib) in [
-            (5_124_069_720u64, 698_736_780u64, 13_679_332u64),
+            (5_124_069_720u64, 698_736_780u64, 13_735_500u64),
             (232_912_260, 23_291_226, 635_300),
         ] {
             let est = peak_memory_bytes(slots, subs) as f64;
