@@ -93,12 +93,7 @@ fn main() {
             scatter += t.elapsed().as_secs_f64();
             let t = Instant::now();
             for (r, bucket) in buckets.iter_mut().enumerate() {
-                for (k, &offset) in bucket.iter().enumerate() {
-                    if let Some(&ahead) = bucket.get(k + 16) {
-                        prefetch(&cells[(r << bits) + ahead as usize]);
-                    }
-                    update(&cells[(r << bits) + offset as usize], false);
-                }
+                apply_bucket(cells, r << bits, bucket);
                 bucket.clear();
             }
             apply += t.elapsed().as_secs_f64();
@@ -121,6 +116,17 @@ fn main() {
                 sc + ap
             );
         }
+    }
+}
+
+/// Applies a region's bucket: each entry the offset of a cell from
+/// `base`, prefetched 16 entries ahead.
+fn apply_bucket(cells: &[AtomicU16], base: usize, entries: &[u32]) {
+    for (k, &offset) in entries.iter().enumerate() {
+        if let Some(&ahead) = entries.get(k + 16) {
+            prefetch(&cells[base + ahead as usize]);
+        }
+        update(&cells[base + offset as usize], false);
     }
 }
 
@@ -178,13 +184,10 @@ fn staged(
                 .iter()
                 .flat_map(|l| l.0)
                 .chain(stage[r].0[..fill[r] as usize].iter().copied());
+            // Gathered into one slice (a copy the solver does without) so
+            // that the prefetch runs ahead across lines as in the case above.
             let v: Vec<u32> = entries.collect();
-            for (k, &offset) in v.iter().enumerate() {
-                if let Some(&ahead) = v.get(k + 16) {
-                    prefetch(&cells[(r << bits) + ahead as usize]);
-                }
-                update(&cells[(r << bits) + offset as usize], false);
-            }
+            apply_bucket(cells, r << bits, &v);
             bucket.clear();
             fill[r] = 0;
         }
