@@ -111,6 +111,7 @@ fn main() {
         max_pieces: 3,
         materials: deps,
         mem: None,
+        check_space: true,
     })
     .unwrap();
     let dir = table_dir(root.path(), &rules);

@@ -66,6 +66,7 @@ fn setup(rules: &Ruleset) -> Setup {
         max_pieces: 4,
         materials: materials.clone(),
         mem: None,
+        check_space: true,
     })
     .unwrap();
     let zroot = tempfile::tempdir().unwrap();

@@ -29,6 +29,7 @@ pub fn fixture() -> &'static Path {
             max_pieces: 3,
             materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
             mem: None,
+            check_space: true,
         })
         .expect("fixture tables");
         let src = table_dir(dir.path(), &rules);

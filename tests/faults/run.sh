@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Generation on a disk that fills up and on a directory that turns
-# read-only: each ends in a clear error (exit 1, no panic), no file carrying
+# Generation on a disk too small for its tables (refused before solving),
+# on one that fills up and on a directory that turns read-only: each ends
+# in a clear error (exit 1, no panic), no file carrying
 # a table's name is ever incomplete, and a later run on a healthy disk ends
 # byte-identical to an undisturbed run. Then a table deleted and another
 # corrupted between runs (verify names the damage; generate keeps the
@@ -36,10 +37,25 @@ check_tables() { # every file with a table's name is a complete, valid table
   echo "$n"
 }
 
-# 1. The disk fills up: 8 MB for 27 MB of tables.
+# 1. A disk too small: 8 MB for 27 MB of tables. Refused before solving,
+#    with the space needed and available, and nothing created.
 mount -t tmpfs -o size=8m tmpfs "$mnt"
 set +e
-"$bin" generate --out "$mnt" --max-pieces 3 --threads 2 --quiet 2> "$work/full.err"
+"$bin" generate --out "$mnt" --max-pieces 3 --threads 2 --quiet 2> "$work/small.err"
+code=$?
+set -e
+[ "$code" = 1 ] || fail "small disk: exit code $code (expected 1): $(cat "$work/small.err")"
+grep -q "bytes available, but the 260 tables still to solve need at least" "$work/small.err" \
+  || fail "small disk: unclear error: $(cat "$work/small.err")"
+grep -q -- "--no-space-check" "$work/small.err" || fail "small disk: no advice: $(cat "$work/small.err")"
+grep -qi "panick" "$work/small.err" && fail "small disk: panic: $(cat "$work/small.err")"
+[ -z "$(ls -A "$mnt")" ] || fail "small disk: the refused request created $(ls -A "$mnt")"
+say "small disk: refused before solving ($(head -1 "$work/small.err")), nothing created"
+
+#    The same disk without the check (as on a compressing file system): it
+#    fills up during the run and the write that does not fit fails.
+set +e
+"$bin" generate --out "$mnt" --max-pieces 3 --threads 2 --quiet --no-space-check 2> "$work/full.err"
 code=$?
 set -e
 [ "$code" = 1 ] || fail "full disk: exit code $code (expected 1): $(cat "$work/full.err")"
@@ -48,8 +64,9 @@ grep -qi "panick" "$work/full.err" && fail "full disk: panic: $(cat "$work/full.
 n=$(check_tables "$mnt/standard" "a full disk")
 say "full disk: clear error ($(head -1 "$work/full.err")), $n complete tables kept"
 
-# 2. The directory turns read-only.
-mount -o remount,ro "$mnt"
+# 2. The directory turns read-only (with room enough, so that the space
+#    check passes and the first write meets the read-only disk).
+mount -o remount,ro,size=64m "$mnt"
 set +e
 "$bin" generate --out "$mnt" --max-pieces 3 --threads 2 --quiet 2> "$work/ro.err"
 code=$?
@@ -61,7 +78,7 @@ m=$(check_tables "$mnt/standard" "a read-only directory")
 say "read-only: clear error ($(head -1 "$work/ro.err")), tables untouched"
 
 # 3. Room again: the run completes, byte-identical, nothing left behind.
-mount -o remount,rw,size=64m "$mnt"
+mount -o remount,rw "$mnt"
 "$bin" generate --out "$mnt" --max-pieces 3 --threads 2 --quiet
 for f in "$work/ref/standard"/*.jtb; do
   cmp -s "$f" "$mnt/standard/$(basename "$f")" || fail "$(basename "$f") differs after recovering"

@@ -26,6 +26,7 @@ pub fn generate_tables(rules: &Ruleset, materials: Vec<Material>) -> TempDir {
         max_pieces: 8,
         materials,
         mem: None,
+        check_space: true,
     })
     .expect("generation succeeds");
     dir

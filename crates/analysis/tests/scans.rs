@@ -25,6 +25,7 @@ fn tables(rules: &Ruleset) -> Tablebase {
             max_pieces: 3,
             materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
             mem: None,
+            check_space: true,
         })
         .unwrap();
         done.push(rules.id());

@@ -13,6 +13,7 @@ fn tables() -> tempfile::TempDir {
         max_pieces: 2,
         materials: vec![],
         mem: None,
+        check_space: true,
     })
     .unwrap();
     dir
@@ -372,6 +373,7 @@ fn positions_from_text_number_pieces_by_animal_under_every_rule_set() {
         max_pieces: 2,
         materials: vec![],
         mem: None,
+        check_space: true,
     })
     .unwrap();
     let root = c(dir.path().to_str().unwrap());
@@ -492,6 +494,7 @@ fn coverage_preload_batches_labels_and_the_version_number() {
         max_pieces: 2,
         materials: vec![],
         mem: None,
+        check_space: true,
     })
     .unwrap();
     let croot = c(custom.path().to_str().unwrap());

@@ -46,6 +46,17 @@ fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
             SolveError::MemoryTooSmall { need, .. } => {
                 Some(format!("give --mem at least {need} bytes"))
             }
+            SolveError::NoSpace {
+                dir,
+                need,
+                available,
+                ..
+            } => Some(format!(
+                "free at least {} in {} (or give --out another disk); if its file system stores \
+                 tables in less than their size (compression), --no-space-check solves anyway",
+                crate::common::human_bytes(need - available),
+                dir.display()
+            )),
             SolveError::NoTables { .. } => Some(
                 "point --tables (or JUNGLETB_TABLES) at a tables root or one rule set's \
                  directory; `jungletb generate` makes tables"

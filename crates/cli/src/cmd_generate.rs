@@ -44,6 +44,13 @@ pub struct Args {
     /// tables directory, paged by the kernel (slower, but it solves).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     mem: Option<u64>,
+    /// Solve even when the tables directory's file system reports less space
+    /// available than the tables need (checked before solving, at a byte a
+    /// slot): for file systems that store a table in less than its size
+    /// (compression, deduplication). A disk that does fill up fails the
+    /// write of the table being made; finished tables are kept.
+    #[arg(long)]
+    no_space_check: bool,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -62,6 +69,7 @@ pub fn run(a: Args) -> CmdResult {
         max_pieces: a.max_pieces,
         materials,
         mem: a.mem,
+        check_space: !a.no_space_check,
     };
     if !a.quiet {
         announce(&opts, a.threads)?;

@@ -38,6 +38,22 @@ pub enum SolveError {
         /// The least it needs, in bytes.
         need: u64,
     },
+    /// The file system of the tables directory has less space available
+    /// than the tables still to solve need at least (checked before solving:
+    /// each table at one byte a slot, with its header, and the largest
+    /// working files of a solve beyond the memory budget).
+    NoSpace {
+        /// The rule set's table directory.
+        dir: PathBuf,
+        /// Tables still to solve that the need counts.
+        tables: usize,
+        /// The one of them that needs the most.
+        largest: Material,
+        /// The least they need, in bytes.
+        need: u64,
+        /// What the file system has available, in bytes.
+        available: u64,
+    },
     /// A request found no table file to work on.
     NoTables {
         /// The directory searched.
@@ -117,6 +133,28 @@ impl fmt::Display for SolveError {
                  needs at least {need} bytes in memory (its frontier bitmaps, buffers and buckets; \
                  everything else can live in files)"
             ),
+            SolveError::NoSpace {
+                dir,
+                tables,
+                largest,
+                need,
+                available,
+            } => {
+                write!(f, "{}: {available} bytes available, but ", dir.display())?;
+                if *tables == 1 {
+                    write!(
+                        f,
+                        "solving {largest} needs at least {need} (its table at a byte a slot, \
+                         and any working files)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "the {tables} tables still to solve need at least {need} (a byte a slot \
+                         each, {largest} the largest, and any working files)"
+                    )
+                }
+            }
             SolveError::NoTables { dir, materials } if materials.is_empty() => {
                 write!(f, "no table files in '{}'", dir.display())
             }
@@ -177,6 +215,7 @@ impl std::error::Error for SolveError {
             SolveError::ThreadPool(e) => Some(e),
             SolveError::Disagrees { source, .. } => Some(&**source),
             SolveError::MemoryTooSmall { .. }
+            | SolveError::NoSpace { .. }
             | SolveError::DistanceOverflow { .. }
             | SolveError::TooManyMoves { .. }
             | SolveError::NoTables { .. }

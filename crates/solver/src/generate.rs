@@ -5,6 +5,7 @@ use crate::error::SolveError;
 use crate::files::move_aside;
 use crate::solve::minimum_memory;
 use crate::solve::solve_material;
+use crate::space::{available_space, check_space, DiskNeed};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{table_dir, table_path, write_table, Table, Tablebase};
@@ -25,6 +26,13 @@ pub struct GenerateOptions {
     /// Memory budget in bytes (`None`: no limit). Working arrays that would
     /// not fit in it live in memory-mapped files in the tables directory.
     pub mem: Option<u64>,
+    /// Refuse, before solving anything, a request whose tables the tables
+    /// directory's file system has no space for (each at least its header
+    /// and a byte a slot, plus the working files of a solve beyond `mem`),
+    /// and check each material again before its own solve. `false` skips
+    /// the checks, for file systems that store a table in less than its
+    /// size (compression, deduplication); a full disk then fails the write.
+    pub check_space: bool,
 }
 
 /// The outcome for one material.
@@ -142,14 +150,21 @@ pub fn generate_with(
         }
     }
 
+    let budget = opts.mem.unwrap_or(u64::MAX);
+    let mut total_positions = 0u64;
+    let mut needs = Vec::new();
+    for &m in list.iter().filter(|&&m| !table_path(&dir, m).exists()) {
+        let index = PositionIndex::new(m, rules)?;
+        total_positions += index.size();
+        needs.push(DiskNeed::of(rules, &index, budget));
+    }
+    if opts.check_space {
+        check_space(&dir, &needs, available_space(&dir)?)?;
+    }
+
     // Only now that the request is known to be possible: nothing is
     // created for a request that is refused.
     std::fs::create_dir_all(&dir).map_err(|e| SolveError::io(&dir, "creating the directory", e))?;
-    let total_positions: u64 = list
-        .iter()
-        .filter(|&&m| !table_path(&dir, m).exists())
-        .map(|&m| PositionIndex::new(m, rules).map(|i| i.size()).unwrap_or(0))
-        .sum();
     on_event(GenerateEvent::Start {
         tables: list.len(),
         slots_to_solve: total_positions,
@@ -196,13 +211,18 @@ pub fn generate_with(
                 p.display()
             ));
         }
+        let index = PositionIndex::new(m, rules)?;
+        // Again for this table alone: the disk may have filled since the
+        // start (other generators, other writers).
+        if opts.check_space {
+            let need = DiskNeed::of(rules, &index, budget);
+            check_space(&dir, &[need], available_space(&dir)?)?;
+        }
         let t0 = Instant::now();
         let work = tempfile::Builder::new()
             .prefix(&claim.work_prefix())
             .tempdir_in(&dir)
             .map_err(|e| SolveError::io(&dir, "creating a working directory", e))?;
-        let budget = opts.mem.unwrap_or(u64::MAX);
-        let index = PositionIndex::new(m, rules)?;
         on_event(GenerateEvent::Solving {
             material: m,
             slots: index.size(),

@@ -53,6 +53,7 @@ mod regions;
 mod schedule;
 pub mod slurm;
 mod solve;
+mod space;
 mod subtables;
 mod sweep;
 mod verify;
@@ -68,7 +69,8 @@ pub use generate::{
 pub use plan::{peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT};
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
 pub use solve::{
-    in_memory_bytes, minimum_memory, solve_material, solve_material_with, SolveStats, SolvedValues,
+    in_memory_bytes, minimum_memory, solve_material, solve_material_with, working_file_bytes,
+    SolveStats, SolvedValues,
 };
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};

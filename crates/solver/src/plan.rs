@@ -66,6 +66,7 @@ impl Calibration {
             max_pieces: 3,
             materials,
             mem: None,
+            check_space: true,
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -324,6 +325,7 @@ mod tests {
             max_pieces: 3,
             materials: vec![m],
             mem: None,
+            check_space: true,
         })
         .unwrap();
         let after = Plan::new(dir.path(), &rules, all.clone(), cal.clone()).unwrap();

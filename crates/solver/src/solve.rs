@@ -90,7 +90,7 @@ pub fn solve_material_with(
     let index = PositionIndex::new(material, rules)?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
-    let in_memory = in_memory_bytes(n as u64) <= mem_budget;
+    let in_memory = working_file_bytes(n as u64, mem_budget) == 0;
     let mut cells = if in_memory {
         WorkArray::anonymous(n, 2)?
     } else {
@@ -240,6 +240,18 @@ impl std::ops::Deref for SolvedValues {
 /// in place) and what [`minimum_memory`] counts.
 pub fn in_memory_bytes(slots: u64) -> u64 {
     slots * 2 + minimum_memory(slots)
+}
+
+/// Bytes of working files the solve of a material of `slots` index slots
+/// writes under a memory budget of `mem_budget`: none when
+/// [`in_memory_bytes`] fit in it, else its cells (2 bytes a slot), in a
+/// working directory beside the tables until the solve ends.
+pub fn working_file_bytes(slots: u64, mem_budget: u64) -> u64 {
+    if in_memory_bytes(slots) <= mem_budget {
+        0
+    } else {
+        slots * 2
+    }
 }
 
 /// The least memory budget that lets a material of `slots` index slots make

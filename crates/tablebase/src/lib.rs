@@ -48,5 +48,6 @@ pub use tablebase::{
     table_path, Tablebase, TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 pub use writer::{
-    write_compressed_table, write_compressed_table_in_sections, write_table, TableStats,
+    plain_table_len, write_compressed_table, write_compressed_table_in_sections, write_table,
+    TableStats,
 };

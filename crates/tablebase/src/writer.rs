@@ -24,6 +24,16 @@ pub struct TableStats {
     pub bytes: u64,
 }
 
+/// The size in bytes of the plain table of `index`'s material under `rules`
+/// with values of `value_width` bytes (1 or 2): its header and a value a
+/// slot. A solve learns the width only at the end (2 once a distance passes
+/// 255 plies), so `plain_table_len(rules, index, 1)` is the least a table
+/// can take, what a disk must hold before the solve starts.
+pub fn plain_table_len(rules: &Ruleset, index: &PositionIndex, value_width: u8) -> u64 {
+    Header::len_for(&rules.canonical_string(), &index.material()) as u64
+        + index.size() * value_width as u64
+}
+
 /// Writes the table of `index`'s material under `rules` into `dir` (the rule
 /// set's directory) from raw values (one per slot, see
 /// [`jungletb_format::encoding`]). The file appears under its final name only when
@@ -102,6 +112,7 @@ pub fn write_table(
         Ok(())
     })?;
     let bytes = header.header_len as u64 + header.payload_len;
+    debug_assert_eq!(bytes, plain_table_len(rules, index, value_width));
     Ok(TableStats {
         header,
         path,
