@@ -180,14 +180,16 @@ fn staged(
         scatter += t.elapsed().as_secs_f64();
         let t = Instant::now();
         for (r, bucket) in buckets.iter_mut().enumerate() {
-            let entries = bucket
-                .iter()
-                .flat_map(|l| l.0)
-                .chain(stage[r].0[..fill[r] as usize].iter().copied());
-            // Gathered into one slice (a copy the solver does without) so
-            // that the prefetch runs ahead across lines as in the case above.
-            let v: Vec<u32> = entries.collect();
-            apply_bucket(cells, r << bits, &v);
+            // In place, as the solver applies a block: its lines as one run
+            // of entries, then the staged ones.
+            // SAFETY: `Line` is `repr(C)`, 16 `u32` and no padding, so the
+            // bucket's lines are `16 len` aligned entries, borrowed as long
+            // as the bucket.
+            let lines = unsafe {
+                std::slice::from_raw_parts(bucket.as_ptr().cast::<u32>(), bucket.len() * 16)
+            };
+            apply_bucket(cells, r << bits, lines);
+            apply_bucket(cells, r << bits, &stage[r].0[..fill[r] as usize]);
             bucket.clear();
             fill[r] = 0;
         }
