@@ -57,6 +57,11 @@ fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
                 crate::common::human_bytes(need - available),
                 dir.display()
             )),
+            SolveError::SpaceUnknown { .. } => Some(
+                "--no-space-check solves without the check (a disk that fills up then fails the \
+                 write of the table being made; finished tables are kept)"
+                    .into(),
+            ),
             SolveError::NoTables { .. } => Some(
                 "point --tables (or JUNGLETB_TABLES) at a tables root or one rule set's \
                  directory; `jungletb generate` makes tables"
@@ -100,5 +105,23 @@ fn table_hint(t: &TableError) -> Option<String> {
                 .into(),
         ),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The free space that cannot be read stops `generate` before solving;
+    /// the way on is the option that skips the check.
+    #[test]
+    fn free_space_that_cannot_be_read_points_at_no_space_check() {
+        let e = SolveError::SpaceUnknown {
+            dir: "/t/standard".into(),
+            source: std::io::Error::from_raw_os_error(38),
+        };
+        assert!(chain(&e).starts_with("/t/standard: reading the free space failed"));
+        let hint = hint_for(&e).expect("a hint");
+        assert!(hint.contains("--no-space-check"), "{hint}");
     }
 }

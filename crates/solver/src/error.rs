@@ -54,6 +54,16 @@ pub enum SolveError {
         /// What the file system has available, in bytes.
         available: u64,
     },
+    /// The free space of the tables directory's file system could not be
+    /// read, so the check before solving could not be made
+    /// ([`source`](std::error::Error::source) is the operating system's error).
+    SpaceUnknown {
+        /// Where the space was read: the rule set's table directory or, before
+        /// it exists, its nearest existing ancestor.
+        dir: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
     /// A request found no table file to work on.
     NoTables {
         /// The directory searched.
@@ -155,6 +165,11 @@ impl fmt::Display for SolveError {
                     )
                 }
             }
+            SolveError::SpaceUnknown { dir, .. } => write!(
+                f,
+                "{}: reading the free space failed, so the space the tables need was not checked",
+                dir.display()
+            ),
             SolveError::NoTables { dir, materials } if materials.is_empty() => {
                 write!(f, "no table files in '{}'", dir.display())
             }
@@ -207,7 +222,7 @@ impl fmt::Display for SolveError {
 impl std::error::Error for SolveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SolveError::Io { source, .. } => Some(source),
+            SolveError::Io { source, .. } | SolveError::SpaceUnknown { source, .. } => Some(source),
             SolveError::Table(e) => e.source(),
             SolveError::Probe(e) => e.source(),
             SolveError::Rules(e) => e.source(),

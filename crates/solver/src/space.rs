@@ -74,7 +74,7 @@ pub(crate) fn available_space(dir: &Path) -> Result<u64, SolveError> {
         .find(|p| p.exists())
         .unwrap_or(&absolute)
         .to_path_buf();
-    fs4::available_space(&at).map_err(|e| SolveError::io(at, "reading the free space", e))
+    fs4::available_space(&at).map_err(|source| SolveError::SpaceUnknown { dir: at, source })
 }
 
 #[cfg(test)]
