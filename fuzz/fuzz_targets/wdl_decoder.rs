@@ -2,7 +2,7 @@
 //! block bytes. Building the decoder may fail; decoding may give `None`;
 //! nothing may panic or loop forever.
 #![no_main]
-use jungletb_tablebase::wdl_code::{symbol_lengths, Checkpoint, Decoder, Symbol, BLOCK_BYTES};
+use jungletb_format::wdl_code::{symbol_lengths, Checkpoint, Decoder, Symbol, BLOCK_BYTES};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
