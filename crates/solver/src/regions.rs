@@ -40,7 +40,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub enum Propagation {
     /// By the material's size: [`Propagation::Regions`] of
     /// 2^[`REGION_BITS`] slots once a material has
-    /// [`REGIONS_FROM_SLOTS`] slots, [`Propagation::Direct`] below.
+    /// [`REGIONS_FROM_SLOTS`] slots, [`Propagation::Direct`] below. On many
+    /// threads the regions grow, so that the threads' open blocks (a block
+    /// and a staging line a region and thread) take at most 1/16 byte a
+    /// slot: 2^20 up to 7 threads, 2^21 on 8, 2^24 on 64, for every
+    /// 6-piece material.
     #[default]
     Auto,
     /// Each update applied as it is found (in prefetched batches).
@@ -53,9 +57,17 @@ pub enum Propagation {
     },
 }
 
-/// The log2 of the slots of a region under [`Propagation::Auto`]: 8 MB of
-/// cells (the measured optimum lay between 2 and 32 MB).
-pub const REGION_BITS: u32 = 22;
+/// The log2 of the slots of a region under [`Propagation::Auto`] (2 MB of
+/// cells). Measured inside one ELTvELT solve on 2 threads, the region bits
+/// alternating by pairs of levels (so that each setting expands both wins
+/// and losses, under the same neighbours; `docs/lab/2026-12-01-six-pieces.md`):
+/// over levels 1-30, regions of 2^20 expanded an update in 19-26 ns where
+/// 2^22 took 28-39 and 2^18 21-30, and in another run, over levels 1-21,
+/// 2^22 took 16-21 where 2^24 took 24-33. The apply (3-6 ns) hardly
+/// changed. The study
+/// `update_locality`, whose slots are uniformly random on one thread, had
+/// put the optimum between 2 and 32 MB and chosen 8 MB (2^22) before.
+pub const REGION_BITS: u32 = 20;
 /// Materials from this many slots on propagate by regions under
 /// [`Propagation::Auto`]: every 6-piece material (5.1 × 10^9 slots and
 /// more), no 5-piece one (at most 3.7 × 10^8). Below, the cells mostly fit
@@ -65,11 +77,18 @@ pub const REGION_BITS: u32 = 22;
 pub const REGIONS_FROM_SLOTS: u64 = 1 << 30;
 
 impl Propagation {
-    /// The region bits for a material of `slots` slots, `None` for the
-    /// direct path.
-    pub(crate) fn region_bits(self, slots: u64) -> Option<u32> {
+    /// The region bits for a material of `slots` slots solved on `threads`
+    /// threads, `None` for the direct path.
+    pub(crate) fn region_bits(self, slots: u64, threads: usize) -> Option<u32> {
         match self {
-            Propagation::Auto => (slots >= REGIONS_FROM_SLOTS).then_some(REGION_BITS),
+            Propagation::Auto => (slots >= REGIONS_FROM_SLOTS).then(|| {
+                let open = |bits: u32| {
+                    threads.max(1) as u64 * slots.div_ceil(1 << bits) * OPEN_BYTES_PER_REGION
+                };
+                (REGION_BITS..30)
+                    .find(|&bits| open(bits) <= slots / 16)
+                    .unwrap_or(30)
+            }),
             Propagation::Direct => None,
             Propagation::Regions { bits } => Some(bits.clamp(6, 30)),
         }
@@ -79,9 +98,15 @@ impl Propagation {
 /// Entries of a cache line of a bucket.
 const LINE: usize = 16;
 /// Lines in a block of a bucket (4 KiB). Each thread holds a partly
-/// filled block per region, so the block is small: for the largest 6-piece
-/// material (3,815 regions) on 64 threads, 1 GB of open blocks.
+/// filled block per region, so the block is small (and on many threads
+/// [`Propagation::Auto`] makes the regions larger, see there).
 const BLOCK_LINES: usize = 64;
+
+/// The most memory a region's bucket holds on one thread beyond the
+/// round's entries: its open block and, counted as a second block, its
+/// share of the round's last full blocks, and its staging line.
+const OPEN_BYTES_PER_REGION: u64 =
+    (2 * BLOCK_LINES * std::mem::size_of::<Line>() + std::mem::size_of::<Line>()) as u64;
 
 /// A cache line of bucket entries, `offset << 2 | decrement`.
 #[derive(Clone, Copy)]
@@ -255,9 +280,7 @@ fn round_updates(slots: u64) -> usize {
 /// thread at most, counted as the open block twice).
 pub(crate) fn bucket_bytes(slots: u64, bits: u32, threads: usize) -> u64 {
     let regions = slots.div_ceil(1 << bits).max(1);
-    let per_region =
-        2 * (BLOCK_LINES * std::mem::size_of::<Line>()) as u64 + std::mem::size_of::<Line>() as u64;
-    round_updates(slots) as u64 * 4 + threads.max(1) as u64 * regions * per_region
+    round_updates(slots) as u64 * 4 + threads.max(1) as u64 * regions * OPEN_BYTES_PER_REGION
 }
 
 impl ByRegions {
@@ -351,23 +374,51 @@ mod tests {
 
     #[test]
     fn auto_propagates_by_regions_from_its_threshold_on() {
-        assert_eq!(Propagation::Auto.region_bits(REGIONS_FROM_SLOTS - 1), None);
         assert_eq!(
-            Propagation::Auto.region_bits(REGIONS_FROM_SLOTS),
+            Propagation::Auto.region_bits(REGIONS_FROM_SLOTS - 1, 2),
+            None
+        );
+        assert_eq!(
+            Propagation::Auto.region_bits(REGIONS_FROM_SLOTS, 2),
             Some(REGION_BITS)
         );
-        assert_eq!(Propagation::Direct.region_bits(u64::MAX), None);
-        assert_eq!(Propagation::Regions { bits: 2 }.region_bits(10), Some(6));
-        assert_eq!(Propagation::Regions { bits: 40 }.region_bits(10), Some(30));
+        assert_eq!(Propagation::Direct.region_bits(u64::MAX, 2), None);
+        assert_eq!(Propagation::Regions { bits: 2 }.region_bits(10, 2), Some(6));
+        assert_eq!(
+            Propagation::Regions { bits: 40 }.region_bits(10, 2),
+            Some(30)
+        );
+    }
+
+    #[test]
+    fn on_many_threads_the_regions_grow_to_keep_the_open_blocks_within_a_16th_of_a_byte() {
+        let eltvelt = 5_124_069_720u64;
+        let largest = 16_500_000_000u64;
+        for (slots, threads, bits) in [
+            (eltvelt, 1, 20),
+            (eltvelt, 2, 20),
+            (eltvelt, 7, 20),
+            (eltvelt, 8, 21),
+            (eltvelt, 64, 24),
+            (largest, 2, 20),
+            (largest, 7, 20),
+            (largest, 8, 21),
+            (largest, 64, 24),
+        ] {
+            let got = Propagation::Auto.region_bits(slots, threads).unwrap();
+            assert_eq!(got, bits, "{slots} slots on {threads} threads");
+            let open = bucket_bytes(slots, got, threads) - round_updates(slots) as u64 * 4;
+            assert!(open <= slots / 16, "{open} bytes of open blocks");
+        }
     }
 
     #[test]
     fn the_buckets_of_a_6_piece_solve_stay_near_the_rounds_entries() {
-        // ELTvELT, 1,222 regions of 2^22: 256 MB of entries and 8 KiB and a
+        // ELTvELT, 4,887 regions of 2^20: 256 MB of entries and 8 KiB and a
         // line a region and thread.
         let eltvelt = bucket_bytes(5_124_069_720, REGION_BITS, 2);
-        assert_eq!(eltvelt, (1 << 28) + 2 * 1222 * (8192 + 64));
-        assert!(eltvelt < 300 << 20);
+        assert_eq!(eltvelt, (1 << 28) + 2 * 4887 * (8192 + 64));
+        assert!(eltvelt < 350 << 20);
     }
 
     #[test]

@@ -156,7 +156,7 @@ pub fn solve_material_with(
     );
     // Or by regions (see `regions.rs`).
     let mut by_regions = propagation
-        .region_bits(n as u64)
+        .region_bits(n as u64, rayon::current_num_threads())
         .map(|bits| ByRegions::new(n as u64, bits, rayon::current_num_threads()));
     loop {
         pending += levels.take(d, |i| current.insert(i));
@@ -258,12 +258,13 @@ pub fn working_file_bytes(slots: u64, mem_budget: u64) -> u64 {
 /// progress: the frontier bitmaps (1/4 byte a slot), 64 MiB for lists,
 /// buffers and the move tables, and, for a material propagated by regions
 /// under [`Propagation::Auto`] (every 6-piece one), the buckets of a round
-/// on the current rayon pool's threads (ELTvELT on 2 threads: 289 MB).
+/// on the current rayon pool's threads (ELTvELT on 2 threads: 349 MB).
 /// Everything else can live in files.
 pub fn minimum_memory(slots: u64) -> u64 {
-    let buckets = Propagation::Auto.region_bits(slots).map_or(0, |bits| {
-        bucket_bytes(slots, bits, rayon::current_num_threads())
-    });
+    let threads = rayon::current_num_threads();
+    let buckets = Propagation::Auto
+        .region_bits(slots, threads)
+        .map_or(0, |bits| bucket_bytes(slots, bits, threads));
     slots / 4 + (64 << 20) + buckets
 }
 
