@@ -64,9 +64,9 @@ pub enum Propagation {
 /// over levels 1-30, regions of 2^20 expanded an update in 19-26 ns where
 /// 2^22 took 28-39 and 2^18 21-30, and in another run, over levels 1-21,
 /// 2^22 took 16-21 where 2^24 took 24-33. The apply (3-6 ns) hardly
-/// changed. The study
-/// `update_locality`, whose slots are uniformly random on one thread, had
-/// put the optimum between 2 and 32 MB and chosen 8 MB (2^22) before.
+/// changed. The study `update_locality`, whose slots are uniformly random
+/// on one thread, had put the optimum between 2 and 32 MB and chosen 8 MB
+/// (2^22) before.
 pub const REGION_BITS: u32 = 20;
 /// Materials from this many slots on propagate by regions under
 /// [`Propagation::Auto`]: every 6-piece material (5.1 × 10^9 slots and
@@ -82,11 +82,8 @@ impl Propagation {
     pub(crate) fn region_bits(self, slots: u64, threads: usize) -> Option<u32> {
         match self {
             Propagation::Auto => (slots >= REGIONS_FROM_SLOTS).then(|| {
-                let open = |bits: u32| {
-                    threads.max(1) as u64 * slots.div_ceil(1 << bits) * OPEN_BYTES_PER_REGION
-                };
                 (REGION_BITS..30)
-                    .find(|&bits| open(bits) <= slots / 16)
+                    .find(|&bits| open_block_bytes(slots, bits, threads) <= slots / 16)
                     .unwrap_or(30)
             }),
             Propagation::Direct => None,
@@ -102,11 +99,15 @@ const LINE: usize = 16;
 /// [`Propagation::Auto`] makes the regions larger, see there).
 const BLOCK_LINES: usize = 64;
 
-/// The most memory a region's bucket holds on one thread beyond the
-/// round's entries: its open block and, counted as a second block, its
-/// share of the round's last full blocks, and its staging line.
-const OPEN_BYTES_PER_REGION: u64 =
-    (2 * BLOCK_LINES * std::mem::size_of::<Line>() + std::mem::size_of::<Line>()) as u64;
+/// The most memory the buckets of `threads` threads hold beyond a round's
+/// entries, for `slots` slots in regions of 2^`bits`: on each thread and
+/// for each region an open block, its share of the round's last full
+/// blocks (counted as a second block) and a staging line.
+fn open_block_bytes(slots: u64, bits: u32, threads: usize) -> u64 {
+    let regions = slots.div_ceil(1 << bits).max(1);
+    let per_region = 2 * BLOCK_LINES * std::mem::size_of::<Line>() + std::mem::size_of::<Line>();
+    threads.max(1) as u64 * regions * per_region as u64
+}
 
 /// A cache line of bucket entries, `offset << 2 | decrement`.
 #[derive(Clone, Copy)]
@@ -279,8 +280,7 @@ fn round_updates(slots: u64) -> usize {
 /// round's full blocks rounded up to whole blocks: one per region and
 /// thread at most, counted as the open block twice).
 pub(crate) fn bucket_bytes(slots: u64, bits: u32, threads: usize) -> u64 {
-    let regions = slots.div_ceil(1 << bits).max(1);
-    round_updates(slots) as u64 * 4 + threads.max(1) as u64 * regions * OPEN_BYTES_PER_REGION
+    round_updates(slots) as u64 * 4 + open_block_bytes(slots, bits, threads)
 }
 
 impl ByRegions {
@@ -407,8 +407,9 @@ mod tests {
         ] {
             let got = Propagation::Auto.region_bits(slots, threads).unwrap();
             assert_eq!(got, bits, "{slots} slots on {threads} threads");
-            let open = bucket_bytes(slots, got, threads) - round_updates(slots) as u64 * 4;
+            let open = open_block_bytes(slots, got, threads);
             assert!(open <= slots / 16, "{open} bytes of open blocks");
+            assert!(open_block_bytes(slots, got - 1, threads) > slots / 16 || got == REGION_BITS);
         }
     }
 

@@ -149,15 +149,12 @@ pub fn solve_material_with(
     let mut d = 0u16;
     // Which thread expands which slots, and where cell updates may be
     // plain (see `schedule.rs`).
-    let schedule = Schedule::new(
-        n as u64,
-        rayon::current_num_threads(),
-        !index.white_to_move_only(),
-    );
+    let threads = rayon::current_num_threads();
+    let schedule = Schedule::new(n as u64, threads, !index.white_to_move_only());
     // Or by regions (see `regions.rs`).
     let mut by_regions = propagation
-        .region_bits(n as u64, rayon::current_num_threads())
-        .map(|bits| ByRegions::new(n as u64, bits, rayon::current_num_threads()));
+        .region_bits(n as u64, threads)
+        .map(|bits| ByRegions::new(n as u64, bits, threads));
     loop {
         pending += levels.take(d, |i| current.insert(i));
         if pending == 0 && pending_next == 0 {
