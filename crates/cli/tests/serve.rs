@@ -343,6 +343,40 @@ fn stats_map_board_and_custom_rule_sets() {
 }
 
 #[test]
+fn a_request_naming_other_rules_is_refused_never_answered_under_the_paths() {
+    let server = Server::start(&[]);
+    let pos = "7/7/7/7/7/7/7/d6/W6_w";
+    // Rules that agree with the path are answered as without them.
+    let (status, plain) = server.json(&format!("/api/standard?position={pos}"));
+    assert_eq!(status, 200, "{plain}");
+    for agree in ["ruleset=standard", "rule=wolf_outranks_dog%3Dfalse"] {
+        let (status, a) = server.json(&format!("/api/standard?position={pos}&{agree}"));
+        assert_eq!((status, &a), (200, &plain), "{agree}");
+    }
+    // Rules that differ are refused, naming both rule sets, in every route
+    // that answers a position or a material.
+    for target in [
+        format!("/api/standard?position={pos}&rule=wolf_outranks_dog%3Dtrue"),
+        format!("/api/standard?position={pos}&ruleset=popular"),
+        format!("/api/standard/mainline?position={pos}&ruleset=leiden"),
+        format!("/api/standard/map?position={pos}&square=a1&ruleset=popular"),
+        "/api/standard/stats/ERvT?rule=wolf_outranks_dog%3Dtrue".to_string(),
+    ] {
+        let (status, e) = server.json(&target);
+        assert_eq!(
+            (status, e["kind"].as_str()),
+            (400, Some("ruleset_mismatch")),
+            "{target}: {e}"
+        );
+        let msg = e["error"].as_str().unwrap();
+        assert!(msg.contains("standard"), "{msg}");
+    }
+    let (status, e) = server.json(&format!("/api/standard?position={pos}&rule=nosuch%3D1"));
+    assert_eq!((status, e["kind"].as_str()), (400, Some("rules")), "{e}");
+    assert!(server.stop().success());
+}
+
+#[test]
 fn bad_and_hostile_requests_get_clear_4xx() {
     let server = Server::start(&["--max-connections", "256", "--workers", "2"]);
     let cases: &[(&str, u16, &str)] = &[

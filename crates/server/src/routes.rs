@@ -16,7 +16,7 @@ use axum::routing::get;
 use axum::Router;
 use jungletb_analysis::piece_map::MapError;
 use jungletb_indexer::Material;
-use jungletb_rules::{Position, Square};
+use jungletb_rules::{Position, Ruleset, Square};
 use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use jungletb_wire::{ErrorAnswer, ErrorKind};
 use serde_json::{json, Value as Json};
@@ -90,6 +90,9 @@ impl ApiError {
         match &e {
             ProbeError::Position(_) => ApiError::bad(ErrorKind::ImpossiblePosition, e.to_string()),
             ProbeError::Rules(_) => ApiError::bad(ErrorKind::Rules, e.to_string()),
+            ProbeError::RulesetMismatch { .. } => {
+                ApiError::bad(ErrorKind::RulesetMismatch, e.to_string())
+            }
             ProbeError::GameOver(_) => ApiError::bad(ErrorKind::GameOver, e.to_string()),
             ProbeError::NoTables { .. } => ApiError::not_found(
                 ErrorKind::NoTables,
@@ -187,6 +190,50 @@ fn position_param(query: &Option<String>) -> Result<Position, ApiError> {
     text.replace('_', " ")
         .parse()
         .map_err(|e| ApiError::bad(ErrorKind::Notation, format!("{e}")))
+}
+
+/// Refuses a request whose `ruleset` or `rule` parameters name rules other
+/// than the path's: the rule set is the path's, and a client that says
+/// otherwise must not get an answer under rules it did not ask for.
+/// `ruleset` is a name or a label (the path's own label agrees); each
+/// `rule=KEY=VALUE` applies to it (or to the path's rule set).
+fn check_rule_params(query: &Option<String>, served: &Served) -> Result<(), ApiError> {
+    let Some(q) = query else { return Ok(()) };
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(q.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let named = pairs.iter().find(|(k, _)| k == "ruleset").map(|(_, v)| v);
+    let options: Vec<&String> = pairs
+        .iter()
+        .filter(|(k, _)| k == "rule" || k == "rules")
+        .map(|(_, v)| v)
+        .collect();
+    if named.is_none() && options.is_empty() {
+        return Ok(());
+    }
+    let bad = |e: String| ApiError::bad(ErrorKind::Rules, e);
+    let mut asked = match named {
+        None => served.rules.clone(),
+        Some(n) if *n == served.label => served.rules.clone(),
+        Some(n) => Ruleset::by_name(n).map_err(|e| bad(e.to_string()))?,
+    };
+    for kv in options {
+        asked.apply_override(kv).map_err(|e| bad(e.to_string()))?;
+    }
+    if asked.id() == served.rules.id() {
+        return Ok(());
+    }
+    Err(ApiError::bad(
+        ErrorKind::RulesetMismatch,
+        format!(
+            "the request asks for rule set '{}' but '/api/{}' serves rule set '{}'; \
+             ask /api/{} (see /api/rulesets)",
+            asked.label(),
+            served.label,
+            served.label,
+            asked.label()
+        ),
+    ))
 }
 
 /// The rule set named in the path, and its tables.
@@ -316,6 +363,7 @@ async fn position_route(
     answer: PositionAnswer,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
+    tri!(check_rule_params(&query, served));
     let pos = tri!(position_param(&query));
     let key = format!("{route}|{}|{pos}", served.label);
     let fail = failure(&state, served);
@@ -347,6 +395,7 @@ async fn map(
     RawQuery(query): RawQuery,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
+    tri!(check_rule_params(&query, served));
     let pos = tri!(position_param(&query));
     let square = tri!(
         tri!(query_param(&query, "square")).ok_or_else(|| ApiError::bad(
@@ -371,10 +420,12 @@ async fn map(
 async fn stats(
     State(state): State<Shared>,
     path: Result<Path<(String, String)>, PathRejection>,
+    RawQuery(query): RawQuery,
 ) -> Response {
     let Path((label, material)) =
         tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
     let (served, tb) = tri!(served(&state, Ok(Path(label))));
+    tri!(check_rule_params(&query, served));
     let m: Material = tri!(material
         .parse()
         .map_err(|e: jungletb_indexer::MaterialError| ApiError::bad(

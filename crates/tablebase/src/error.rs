@@ -29,6 +29,14 @@ pub enum ProbeError {
     },
     /// A table needed for the answer is missing or invalid.
     Table(TableError),
+    /// The position was given under other rules than the tables': its
+    /// answer under these tables would be an answer under the wrong rules.
+    RulesetMismatch {
+        /// The label of the rule set the position was given under.
+        position: String,
+        /// The label of the tables' rule set.
+        tables: String,
+    },
 }
 
 impl fmt::Display for ProbeError {
@@ -55,6 +63,10 @@ impl fmt::Display for ProbeError {
                 Ok(())
             }
             ProbeError::Table(e) => write!(f, "{e}"),
+            ProbeError::RulesetMismatch { position, tables } => write!(
+                f,
+                "the position is under rule set '{position}' but the tables are of rule set '{tables}'"
+            ),
         }
     }
 }
@@ -67,7 +79,9 @@ impl std::error::Error for ProbeError {
             ProbeError::Position(e) => Some(e),
             ProbeError::Rules(e) => Some(e),
             ProbeError::Table(e) => Some(e),
-            ProbeError::GameOver(_) | ProbeError::NoTables { .. } => None,
+            ProbeError::GameOver(_)
+            | ProbeError::NoTables { .. }
+            | ProbeError::RulesetMismatch { .. } => None,
         }
     }
 }

@@ -290,6 +290,23 @@ impl Tablebase {
         &self.rules
     }
 
+    /// `Ok` when `rules` are the tables' rule set (the same options: the
+    /// base a rule set was named from does not matter), else
+    /// [`ProbeError::RulesetMismatch`] naming both. Callers whose positions
+    /// carry a rule set of their own (the Python `Position`, a request
+    /// naming its rules) check it before every probe: this tablebase
+    /// answers only under its own rules.
+    pub fn check_rules(&self, rules: &Ruleset) -> Result<(), ProbeError> {
+        if rules.id() == self.rules.id() {
+            Ok(())
+        } else {
+            Err(ProbeError::RulesetMismatch {
+                position: rules.label(),
+                tables: self.rules.label(),
+            })
+        }
+    }
+
     /// Move tables of the rule set.
     pub(crate) fn move_tables(&self) -> &MoveTables {
         self.moves.get_or_init(|| MoveTables::new(&self.rules))

@@ -15,6 +15,9 @@ pub enum ErrorKind {
     Rules,
     /// The game is over: no table holds the position.
     GameOver,
+    /// The request names rules other than the tables' (the rule set is
+    /// the path's; `ruleset` and `rule` parameters must agree with it).
+    RulesetMismatch,
     /// No tables for the rule set.
     NoTables,
     /// The table the position needs is not there.
@@ -56,6 +59,7 @@ impl ErrorKind {
         match e {
             ProbeError::Position(_) => ErrorKind::ImpossiblePosition,
             ProbeError::Rules(_) => ErrorKind::Rules,
+            ProbeError::RulesetMismatch { .. } => ErrorKind::RulesetMismatch,
             ProbeError::GameOver(_) => ErrorKind::GameOver,
             ProbeError::NoTables { .. } => ErrorKind::NoTables,
             ProbeError::Table(TableError::Missing(_)) => ErrorKind::MissingTable,
