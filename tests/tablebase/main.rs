@@ -9,6 +9,7 @@ mod compressed;
 mod dont_cares;
 mod eviction;
 mod fixture;
+mod interrupt;
 mod probe_api;
 mod propagation;
 mod published;

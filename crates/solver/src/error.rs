@@ -27,6 +27,13 @@ pub enum SolveError {
     Rules(RulesError),
     /// A material has no index under the rule set.
     Index(IndexError),
+    /// The caller asked the solve of `material` to stop (see
+    /// [`Watch::stop`](crate::Watch)); nothing of that material was kept,
+    /// every table finished before it was.
+    Interrupted {
+        /// The material being solved.
+        material: Material,
+    },
     /// A memory budget below what the solve of `material` needs to make
     /// progress (its frontier bitmaps, buffers and, for a 6-piece material, the
     /// propagation's buckets).
@@ -133,6 +140,11 @@ impl fmt::Display for SolveError {
             SolveError::Probe(e) => write!(f, "{e}"),
             SolveError::Rules(e) => write!(f, "{e}"),
             SolveError::Index(e) => write!(f, "{e}"),
+            SolveError::Interrupted { material } => write!(
+                f,
+                "interrupted while solving {material}; the tables finished before it are kept, \
+                 and the same request again resumes"
+            ),
             SolveError::MemoryTooSmall {
                 budget,
                 material,
@@ -230,6 +242,7 @@ impl std::error::Error for SolveError {
             SolveError::ThreadPool(e) => Some(e),
             SolveError::Disagrees { source, .. } => Some(&**source),
             SolveError::MemoryTooSmall { .. }
+            | SolveError::Interrupted { .. }
             | SolveError::NoSpace { .. }
             | SolveError::DistanceOverflow { .. }
             | SolveError::TooManyMoves { .. }

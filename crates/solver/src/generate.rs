@@ -3,13 +3,15 @@
 use crate::claim::Claim;
 use crate::error::SolveError;
 use crate::files::move_aside;
+use crate::regions::Propagation;
 use crate::solve::minimum_memory;
-use crate::solve::solve_material;
+use crate::solve::{solve_material_until, Watch};
 use crate::space::{available_space, check_space, DiskNeed};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{table_dir, table_path, write_table, Table, Tablebase};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to generate.
@@ -117,6 +119,20 @@ pub fn generate_with(
     opts: &GenerateOptions,
     on_event: &(dyn Fn(GenerateEvent) + Sync),
 ) -> Result<GenerateReport, SolveError> {
+    generate_until(opts, on_event, &AtomicBool::new(false))
+}
+
+/// [`generate_with`] that stops cleanly once `stop` is set (from another
+/// thread: a Ctrl-C handler, a Python caller's signal check): before the
+/// next material, or inside a solve at its next group of the sweep or
+/// level of the propagation, with [`SolveError::Interrupted`]. Finished
+/// tables are kept and the interrupted material's working files removed,
+/// so the same request again resumes.
+pub fn generate_until(
+    opts: &GenerateOptions,
+    on_event: &(dyn Fn(GenerateEvent) + Sync),
+    stop: &AtomicBool,
+) -> Result<GenerateReport, SolveError> {
     let start = Instant::now();
     let rules = &opts.rules;
     rules.check_supported()?;
@@ -184,6 +200,9 @@ pub fn generate_with(
             reports.push(report);
             continue;
         }
+        if stop.load(Ordering::Relaxed) {
+            return Err(SolveError::Interrupted { material: m });
+        }
         let claim = Claim::take(&dir, m, || {
             say(format!("{m}: another generator is solving it; waiting"))
         })?;
@@ -227,9 +246,20 @@ pub fn generate_with(
             material: m,
             slots: index.size(),
         });
-        let (raw, stats) = solve_material(m, rules, &subtables, work.path(), budget, &|k| {
-            on_event(GenerateEvent::Swept(k))
-        })?;
+        let on_progress = |k| on_event(GenerateEvent::Swept(k));
+        let watch = Watch {
+            on_progress: &on_progress,
+            stop,
+        };
+        let (raw, stats) = solve_material_until(
+            m,
+            rules,
+            &subtables,
+            work.path(),
+            budget,
+            Propagation::Auto,
+            watch,
+        )?;
         let written = write_table(&dir, rules, &index, &raw)?;
         drop(raw);
         drop(work);

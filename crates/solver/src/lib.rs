@@ -64,13 +64,14 @@ pub use compress::{compress, CompressEvent, CompressOptions, CompressReport, Com
 pub use error::SolveError;
 pub use files::select_files;
 pub use generate::{
-    generate, generate_with, GenerateEvent, GenerateOptions, GenerateReport, MaterialReport,
+    generate, generate_until, generate_with, GenerateEvent, GenerateOptions, GenerateReport,
+    MaterialReport,
 };
 pub use plan::{peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT};
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
 pub use solve::{
-    in_memory_bytes, minimum_memory, solve_material, solve_material_with, working_file_bytes,
-    SolveStats, SolvedValues,
+    in_memory_bytes, minimum_memory, solve_material, solve_material_until, solve_material_with,
+    working_file_bytes, SolveStats, SolvedValues, Watch,
 };
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};

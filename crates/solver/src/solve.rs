@@ -23,6 +23,7 @@ use jungletb_tablebase::Tablebase;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Index slots the forward sweep hands to a thread at a time.
@@ -87,6 +88,63 @@ pub fn solve_material_with(
     propagation: Propagation,
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(SolvedValues, SolveStats), SolveError> {
+    let never = AtomicBool::new(false);
+    let watch = Watch {
+        on_progress,
+        stop: &never,
+    };
+    solve_material_until(
+        material,
+        rules,
+        subtables,
+        work_dir,
+        mem_budget,
+        propagation,
+        watch,
+    )
+}
+
+/// What a caller watches a solve with: progress, and a flag that stops it.
+#[derive(Clone, Copy)]
+pub struct Watch<'a> {
+    /// Called with counts of positions swept (from worker threads).
+    pub on_progress: &'a (dyn Fn(u64) + Sync),
+    /// Once set, the solve stops at the next group of the sweep or the
+    /// next level of the propagation (a level of a 6-piece material may
+    /// take minutes; every smaller one, well under a second) and returns
+    /// [`SolveError::Interrupted`]: nothing of it is kept.
+    pub stop: &'a AtomicBool,
+}
+
+impl std::fmt::Debug for Watch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch")
+            .field("stop", &self.stop)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Watch<'_> {
+    fn check(&self, material: Material) -> Result<(), SolveError> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(SolveError::Interrupted { material })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// [`solve_material_with`] that stops when `watch.stop` is set.
+pub fn solve_material_until(
+    material: Material,
+    rules: &Ruleset,
+    subtables: &Tablebase,
+    work_dir: &Path,
+    mem_budget: u64,
+    propagation: Propagation,
+    watch: Watch<'_>,
+) -> Result<(SolvedValues, SolveStats), SolveError> {
+    let on_progress = watch.on_progress;
     let index = PositionIndex::new(material, rules)?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
@@ -116,6 +174,7 @@ pub fn solve_material_with(
     // the next group starts, so that only one group's pairs wait at a time.
     let chunks = n.div_ceil(CHUNK);
     for group in (0..chunks).step_by(GROUP) {
+        watch.check(material)?;
         let seeds: Vec<Result<SweepSeeds, SolveError>> = (group..(group + GROUP).min(chunks))
             .into_par_iter()
             .map(|c| {
@@ -180,6 +239,7 @@ pub fn solve_material_with(
                 in_subtable: false,
             });
         }
+        watch.check(material)?;
         stats.levels = d;
         let outcomes = match &mut by_regions {
             Some(by_regions) => by_regions.level(&ctx, d, &current, &next),

@@ -1,0 +1,127 @@
+//! `jungletb`: generate, probe, verify and inspect Jungle endgame tablebases.
+//!
+//! The command line as a library: [`run`] is the whole program (the
+//! `jungletb` binary calls it, and so does the console script the Python
+//! wheel installs), so that one build gives both.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+/// `println!` for command output: a closed pipe (`jungletb stats | head -1`)
+/// ends the program quietly instead of panicking; any other write error is
+/// reported (see [`common::write_line`]).
+macro_rules! outln {
+    () => {
+        $crate::common::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::common::write_line(format_args!($($arg)*))
+    };
+}
+
+mod advice;
+mod cmd_compare;
+mod cmd_compress;
+mod cmd_generate;
+mod cmd_info;
+mod cmd_perft;
+mod cmd_plan;
+mod cmd_probe;
+mod cmd_render;
+mod cmd_rules;
+mod cmd_serve;
+mod cmd_verify;
+mod cmd_zugzwangs;
+mod common;
+mod progress;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Endgame tablebases for Jungle (Dou Shou Qi).
+///
+/// Generate tables by retrograde analysis, probe positions (value, distance
+/// in plies, best moves, the line to the end), verify and inspect tables.
+#[derive(Parser)]
+#[command(name = "jungletb", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate every table up to N pieces (missing or invalid ones only).
+    Generate(cmd_generate::Args),
+    /// List what is left to generate, with cost estimates; write Slurm scripts.
+    Plan(cmd_plan::Args),
+    /// Probe positions: value, distance, best moves and the line to the end.
+    Probe(cmd_probe::Args),
+    /// Count move sequences of a given depth (move-generator check).
+    Perft(cmd_perft::Args),
+    /// Check checksums, headers and the forward consistency of every position.
+    Verify(cmd_verify::Args),
+    /// Write compressed distribution tables (.jtbz) beside or apart from the originals.
+    Compress(cmd_compress::Args),
+    /// Show the header of one table file.
+    Info(cmd_info::InfoArgs),
+    /// Per-material and per-piece-count totals of a table directory.
+    Stats(cmd_info::StatsArgs),
+    /// List the rule sets and options, or resolve one rule set.
+    Rules(cmd_rules::Args),
+    /// Mutual and half zugzwangs per material, with examples.
+    Zugzwangs(cmd_zugzwangs::Args),
+    /// Which positions change value between two rule sets.
+    CompareRules(cmd_compare::Args),
+    /// Serve the HTTP API and the web board.
+    Serve(cmd_serve::Args),
+    /// Write pictures as SVG: the map of a piece, a material's histogram.
+    Render(cmd_render::Args),
+}
+
+/// Runs the command line on `args` (the program name first, as
+/// [`std::env::args_os`] gives it) and returns the process's exit status:
+/// 0 on success, 1 on failure (the error and its hint on stderr), 2 for
+/// bad arguments (clap's message). `--help` and `--version` print and
+/// return 0.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code().clamp(0, 255) as u8;
+        }
+    };
+    let result = match cli.command {
+        Command::Generate(a) => cmd_generate::run(a),
+        Command::Plan(a) => cmd_plan::run(a),
+        Command::Probe(a) => cmd_probe::run(a),
+        Command::Perft(a) => cmd_perft::run(a),
+        Command::Verify(a) => cmd_verify::run(a),
+        Command::Compress(a) => cmd_compress::run(a),
+        Command::Info(a) => cmd_info::run_info(a),
+        Command::Stats(a) => cmd_info::run_stats(a),
+        Command::Rules(a) => cmd_rules::run(a),
+        Command::Zugzwangs(a) => cmd_zugzwangs::run(a),
+        Command::CompareRules(a) => cmd_compare::run(a),
+        Command::Serve(a) => cmd_serve::run(a),
+        Command::Render(a) => cmd_render::run(a),
+    };
+    match result {
+        Ok(code) if code == ExitCode::SUCCESS => 0,
+        Ok(_) => 1,
+        Err(e) => {
+            // The whole cause chain on one line ("a: b: c"), then what to
+            // do about it, if we know.
+            eprintln!("jungletb: error: {}", advice::chain(e.as_ref()));
+            if let Some(hint) = advice::hint_for(e.as_ref()) {
+                eprintln!("hint: {hint}");
+            }
+            1
+        }
+    }
+}
