@@ -9,115 +9,198 @@ Shaped like python-chess's ``chess.syzygy``::
 
 Values are for the side to move: 1 win, 0 draw, -1 loss. Positions are
 the text every jungletb tool reads (ranks 9 to 1, upper case White, then
-``w`` or ``b``; ``start`` is the start position), or a :class:`Position`.
-A missing table raises :class:`MissingTableError` (a ``KeyError``); a
-malformed or impossible position raises ``ValueError``.
+``w`` or ``b``; ``start`` is the start position), or a :class:`Position`,
+which carries its rule set: a tablebase refuses a Position of other rules
+with :class:`RulesetMismatch` (a ``ValueError``) and never answers it under
+its own. A missing table raises :class:`MissingTableError` (a
+``KeyError``); a malformed or impossible position raises ``ValueError``.
+A finished game (a piece on the enemy den, a side without pieces) is won or
+lost in 0 plies, as the command line, C and HTTP answer it.
+
+Tables are made by :func:`generate` (or the ``jungletb`` command line the
+package installs). See docs/python.md.
 """
 
-from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+import os as _os
+import sys as _sys
+import typing as _typing
 
-import numpy as np
+import numpy as _np
 
-from ._jungletb import BadTableError, MissingTableError, Position
+from ._jungletb import (
+    MISSING,
+    BadTableError,
+    MissingTableError,
+    Move,
+    Outcome,
+    Position,
+    RulesetMismatch,
+    __version__,
+)
 from ._jungletb import Tablebase as _Native
+from ._jungletb import generate as _generate
 
 __all__ = [
     "open_tablebase",
+    "generate",
     "Tablebase",
     "Position",
+    "Move",
+    "Outcome",
     "MissingTableError",
     "BadTableError",
+    "RulesetMismatch",
     "MISSING",
     "position_text",
+    "__version__",
 ]
 
-#: The value ``probe_wdl_many`` gives a position it could not probe with
-#: ``on_error="mark"``.
-MISSING = -128
+if _typing.TYPE_CHECKING:
+    PositionLike = _typing.Union[str, Position]
 
-PositionLike = Union[str, Position]
+_ERRORS = {"missing": MissingTableError, "bad_table": BadTableError, "mismatch": RulesetMismatch}
+
+
+def _rows(positions: "_np.ndarray") -> bytes:
+    """The bytes of an ``(n, 17)`` array of rows, checked: an integer dtype,
+    squares 0..62 or 255, the side 0 or 1; a ``ValueError`` names the first
+    bad row."""
+    if positions.ndim != 2 or positions.shape[1] != 17:
+        raise ValueError(f"an array of shape (n, 17): 16 squares and the side to move, not {positions.shape}")
+    if not _np.issubdtype(positions.dtype, _np.integer):
+        raise TypeError(f"rows are integers (uint8 as Position.to_array gives), not {positions.dtype}")
+    if positions.dtype != _np.uint8:
+        squares, side = positions[:, :16], positions[:, 16]
+        bad = ((squares < 0) | ((squares > 62) & (squares != 255))).any(axis=1) | ((side != 0) & (side != 1))
+        if bad.any():
+            i = int(_np.argmax(bad))
+            raise ValueError(
+                f"position {i}: row {positions[i].tolist()}: squares are 0..62 or 255 (absent), the side 0 or 1"
+            )
+    return _np.ascontiguousarray(positions, dtype=_np.uint8).tobytes()
 
 
 class Tablebase:
     """Open tables of one rule set; use :func:`open_tablebase`."""
 
-    def __init__(self, directory: str, ruleset: str = "standard", rules: Optional[Sequence[str]] = None):
-        self._tb = _Native(str(directory), ruleset, list(rules) if rules else None)
+    def __init__(self, directory: "str | _os.PathLike[str]", ruleset: str = "standard", rules: "_typing.Sequence[str] | None" = None):
+        self._tb = _Native(_os.fspath(directory), ruleset, rules)
+        # The single probes go straight to the native methods: no Python
+        # frame between a caller and the table.
+        self.probe_wdl = self._tb.probe_wdl
+        self.probe_plies = self._tb.probe_plies
+        self.root_moves = self._tb.root_moves
+        self.line = self._tb.line
 
     def __enter__(self) -> "Tablebase":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
         """Frees the tables; later probes raise ``ValueError``."""
         self._tb.close()
 
-    def probe_wdl(self, position: PositionLike) -> int:
+    @property
+    def ruleset(self) -> str:
+        """The named rule set the tables' rules start from."""
+        return self._tb.ruleset
+
+    @property
+    def rules(self) -> "list[str]":
+        """The options in which the tables' rules differ from :attr:`ruleset`'s."""
+        return self._tb.rules
+
+    @property
+    def ruleset_label(self) -> str:
+        """The rule set's label, as its table directory is named."""
+        return self._tb.ruleset_label
+
+    def position(self, text: str = "start") -> Position:
+        """``text`` as a :class:`Position` under the tables' rules."""
+        return self._tb.position(text)
+
+    # Documented here; bound to the native methods in __init__.
+    def probe_wdl(self, position: "PositionLike") -> int:
         """1 win, 0 draw, -1 loss for the side to move."""
         return self._tb.probe_wdl(position)
 
-    def probe_plies(self, position: PositionLike) -> Optional[int]:
+    def probe_plies(self, position: "PositionLike") -> "int | None":
         """Plies to the end with best play, ``None`` for a draw."""
         return self._tb.probe_plies(position)
 
-    def get_wdl(self, position: PositionLike, default: Optional[int] = None) -> Optional[int]:
-        """:meth:`probe_wdl`, or ``default`` when the table is missing."""
-        try:
-            return self.probe_wdl(position)
-        except MissingTableError:
-            return default
-
-    def root_moves(self, position: PositionLike) -> List[Tuple[str, int, Optional[int]]]:
+    def root_moves(self, position: "PositionLike") -> "list[tuple[Move, int, int | None]]":
         """Every legal move, best first, as ``(move, wdl, plies)`` for the
-        side playing it (plies counted from ``position``)."""
+        side playing it (plies counted from ``position``); none when the
+        game is over. A :class:`Move` compares equal to its text."""
         return self._tb.root_moves(position)
 
-    def line(self, position: PositionLike) -> List[str]:
+    def line(self, position: "PositionLike") -> "list[Move]":
         """An optimal line of moves to the end (empty for a draw)."""
         return self._tb.line(position)
 
-    def probe_wdl_many(self, positions: Union[Iterable[str], "np.ndarray"], on_error: str = "raise") -> "np.ndarray":
-        """WDL of many positions at once (all cores, the GIL released) as an
-        ``int8`` array. ``positions`` is a sequence of position texts, or a
-        ``uint8`` array of shape ``(n, 17)``: per row the square of each
-        piece (White Rat ... White Elephant, Black Rat ... Black Elephant;
-        0 = a1 ... 62 = g9, 255 absent) and the side to move (0 White, 1
-        Black), as :meth:`Position.squares` gives. ``on_error="raise"``
-        raises the first failure; ``"mark"`` puts :data:`MISSING` there."""
-        if isinstance(positions, np.ndarray):
-            rows = np.ascontiguousarray(positions, dtype=np.uint8)
-            if rows.ndim != 2 or rows.shape[1] != 17:
-                raise ValueError("an array of shape (n, 17): 16 squares and the side to move")
-            values, errors = self._tb.probe_wdl_many_squares(rows.tobytes())
+    def get_wdl(self, position: "PositionLike", default: "int | None" = None) -> "int | None":
+        """:meth:`probe_wdl`, or ``default`` when the table is missing."""
+        try:
+            return self._tb.probe_wdl(position)
+        except MissingTableError:
+            return default
+
+    def _batch(self, kind: str, positions: object, on_error: str) -> "tuple[_np.ndarray, _np.ndarray]":
+        if on_error not in ("raise", "mark"):
+            raise ValueError(f"on_error is 'raise' or 'mark', not {on_error!r}")
+        if isinstance(positions, _np.ndarray):
+            wdl, plies, errors = self._tb._many_rows(kind, _rows(positions))
+        elif isinstance(positions, (str, Position)):
+            raise TypeError("a batch is a sequence of positions; probe one with probe_wdl")
         else:
-            values, errors = self._tb.probe_wdl_many_texts([str(p) for p in positions])
+            wdl, plies, errors = self._tb._many(kind, list(positions))  # type: ignore[call-overload]
         if errors and on_error == "raise":
-            index, kind, message = errors[0]
-            error = {"missing": MissingTableError, "bad_table": BadTableError}.get(kind, ValueError)
-            raise error(f"position {index}: {message}")
-        return np.frombuffer(values, dtype=np.int8).copy()
+            index, error_kind, message = errors[0]
+            raise _ERRORS.get(error_kind, ValueError)(f"position {index}: {message}")
+        return _np.frombuffer(wdl, dtype=_np.int8).copy(), _np.frombuffer(plies, dtype="<i2").astype(_np.int16)
 
+    def probe_wdl_many(self, positions: "_typing.Iterable[PositionLike] | _np.ndarray", on_error: str = "raise") -> "_np.ndarray":
+        """WDL of many positions at once (all cores, the GIL released) as an
+        ``int8`` array. ``positions`` is a sequence of texts and
+        :class:`Position` objects, or an integer array of shape ``(n, 17)``
+        (the rows :meth:`Position.to_array` gives: per row the square of
+        each piece, White Rat ... White Elephant, Black Rat ... Black
+        Elephant, 0 = a1 ... 62 = g9, 255 absent; then the side to move, 0
+        White, 1 Black). ``on_error="raise"`` raises the first failure
+        (its message names the position's index); ``"mark"`` puts
+        :data:`MISSING` there."""
+        return self._batch("wdl", positions, on_error)[0]
 
-def _sample(self, material: str, n: int, seed: int = 0):
-    """``n`` positions of ``material``'s table drawn at random (uniform over
-    its positions, both sides to move; the same ``seed``, the same draw)
-    with their values, for labelled data sets: ``(positions, wdl, plies)``
-    as NumPy arrays of shapes ``(n, 17)`` (``uint8``, the rows
-    :meth:`probe_wdl_many` reads), ``(n,)`` (``int8``: 1, 0, -1 for the
-    side to move) and ``(n,)`` (``int16``, -1 for a draw)."""
-    rows, wdl, plies = self._tb.sample(material, int(n), int(seed))
-    return (
-        np.frombuffer(rows, dtype=np.uint8).reshape(-1, 17).copy(),
-        np.frombuffer(wdl, dtype=np.int8).copy(),
-        np.frombuffer(plies, dtype="<i2").astype(np.int16),
-    )
+    def probe_plies_many(self, positions: "_typing.Iterable[PositionLike] | _np.ndarray", on_error: str = "raise") -> "_np.ndarray":
+        """Plies to the end of many positions, as :meth:`probe_wdl_many`:
+        an ``int16`` array, -1 for a draw (:data:`MISSING` with ``"mark"``)."""
+        return self._batch("both", positions, on_error)[1]
 
+    def probe_many(self, positions: "_typing.Iterable[PositionLike] | _np.ndarray", on_error: str = "raise") -> "tuple[_np.ndarray, _np.ndarray]":
+        """Both at once: ``(wdl, plies)`` as :meth:`probe_wdl_many` and
+        :meth:`probe_plies_many` give them, for one pass over the tables."""
+        return self._batch("both", positions, on_error)
 
-Tablebase.sample = _sample
+    def root_moves_many(self, positions: "_typing.Iterable[PositionLike]") -> "list[list[tuple[Move, int, int | None]]]":
+        """:meth:`root_moves` of many positions, on all cores."""
+        return self._tb.root_moves_many(list(positions))
+
+    def sample(self, material: str, n: int, seed: int = 0) -> "tuple[_np.ndarray, _np.ndarray, _np.ndarray]":
+        """``n`` positions of ``material``'s table drawn at random (uniform
+        over its positions, both sides to move; the same ``seed``, the same
+        draw) with their values, for labelled data sets: ``(positions, wdl,
+        plies)`` as NumPy arrays of shapes ``(n, 17)`` (``uint8``, the rows
+        :meth:`probe_wdl_many` reads), ``(n,)`` (``int8``: 1, 0, -1 for the
+        side to move) and ``(n,)`` (``int16``, -1 for a draw)."""
+        rows, wdl, plies = self._tb._sample(material, int(n), int(seed))
+        return (
+            _np.frombuffer(rows, dtype=_np.uint8).reshape(-1, 17).copy(),
+            _np.frombuffer(wdl, dtype=_np.int8).copy(),
+            _np.frombuffer(plies, dtype="<i2").astype(_np.int16),
+        )
 
 
 def position_text(pieces: "dict[str, str]", side: str = "w") -> str:
@@ -138,8 +221,41 @@ def position_text(pieces: "dict[str, str]", side: str = "w") -> str:
     return "/".join(ranks) + " " + side
 
 
-def open_tablebase(directory: str, ruleset: str = "standard", rules: Optional[Sequence[str]] = None) -> Tablebase:
+def open_tablebase(directory: "str | _os.PathLike[str]", ruleset: str = "standard", rules: "_typing.Sequence[str] | None" = None) -> Tablebase:
     """Opens the tables of ``ruleset`` (``standard``, ``leiden``,
-    ``popular``; ``rules`` adds options such as ``"wolf_outranks_dog=true"``)
-    under ``directory``, the root ``jungletb generate`` wrote."""
+    ``popular``, or the label of a custom rule set's directory; ``rules``
+    adds options as a list, such as ``["wolf_outranks_dog=true"]``) under
+    ``directory``, the root :func:`generate` wrote (or one rule set's
+    directory in it)."""
     return Tablebase(directory, ruleset, rules)
+
+
+def generate(
+    out: "str | _os.PathLike[str]",
+    ruleset: str = "standard",
+    rules: "_typing.Sequence[str] | None" = None,
+    *,
+    max_pieces: "int | None" = None,
+    materials: "_typing.Sequence[str] | None" = None,
+    threads: "int | None" = None,
+    progress: bool = True,
+    mem: "int | None" = None,
+) -> "dict[str, object]":
+    """Generates tables under the root ``out`` (into ``out/<rule set>/``):
+    every material of 2 to ``max_pieces`` pieces, or ``materials`` and what
+    they depend on, as ``jungletb generate`` does. Tables already there are
+    kept, so a second call resumes an interrupted one; Ctrl-C stops the
+    solve cleanly (within a second below 6 pieces) and raises
+    ``KeyboardInterrupt``. A progress bar is drawn on stderr when it is a
+    terminal (``progress=False``: none); ``threads`` defaults to every
+    core; ``mem`` (bytes) caps the working memory as ``--mem`` does.
+    Returns a summary: ``dir``, ``tables``, ``solved`` (the materials
+    solved now), ``positions``, ``bytes``, ``seconds``."""
+    return _generate(_os.fspath(out), ruleset, rules, max_pieces, materials, threads, progress, mem)
+
+
+def _main() -> None:
+    """The ``jungletb`` console script: the command line, in this process."""
+    from ._jungletb import run_cli
+
+    _sys.exit(run_cli(["jungletb", *_sys.argv[1:]]))

@@ -1,0 +1,76 @@
+//! The package's exceptions, and which one each failure raises.
+
+use jungletb_solver::SolveError;
+use jungletb_tablebase::{ProbeError, TableError};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::PyErr;
+
+create_exception!(
+    _jungletb,
+    MissingTableError,
+    PyKeyError,
+    "The table a probe needs is not there (the message names the material and the directory)."
+);
+create_exception!(
+    _jungletb,
+    BadTableError,
+    PyRuntimeError,
+    "A table is damaged, truncated or of another rule set."
+);
+create_exception!(
+    _jungletb,
+    RulesetMismatch,
+    PyValueError,
+    "A position under other rules than the tablebase's: no answer is given under rules it was not asked under."
+);
+
+/// Which exception a probe failure raises: `"missing"`, `"bad_table"`,
+/// `"mismatch"` or `"value"` (batches carry the kind across threads).
+pub fn kind(e: &ProbeError) -> &'static str {
+    match e {
+        ProbeError::Table(TableError::Missing(_)) | ProbeError::NoTables { .. } => "missing",
+        ProbeError::Table(_) => "bad_table",
+        ProbeError::RulesetMismatch { .. } => "mismatch",
+        _ => "value",
+    }
+}
+
+/// The exception of a failure of `kind` with `message`.
+pub fn of_kind(kind: &str, message: String) -> PyErr {
+    match kind {
+        "missing" => MissingTableError::new_err(message),
+        "bad_table" => BadTableError::new_err(message),
+        "mismatch" => RulesetMismatch::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
+}
+
+/// The Python exception for a probe failure.
+pub fn probe(e: ProbeError) -> PyErr {
+    of_kind(kind(&e), e.to_string())
+}
+
+/// The Python exception for a failed generation, with the whole chain.
+pub fn solve(e: SolveError) -> PyErr {
+    let mut message = e.to_string();
+    let mut cause = std::error::Error::source(&e);
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !message.ends_with(&more) {
+            message = format!("{message}: {more}");
+        }
+        cause = c.source();
+    }
+    match e {
+        SolveError::Interrupted { .. } => PyKeyboardInterrupt::new_err(message),
+        SolveError::Io { .. } | SolveError::NoSpace { .. } | SolveError::SpaceUnknown { .. } => {
+            PyOSError::new_err(message)
+        }
+        SolveError::Rules(_) | SolveError::Index(_) | SolveError::MemoryTooSmall { .. } => {
+            PyValueError::new_err(message)
+        }
+        SolveError::Probe(p) => probe(p),
+        _ => PyRuntimeError::new_err(message),
+    }
+}
