@@ -11,10 +11,10 @@ def best_reply(tb: jungletb.Tablebase, p: jungletb.Position) -> jungletb.Move | 
 
 
 def expand(p: jungletb.Position, table: dict[jungletb.Position, int], tb: jungletb.Tablebase) -> None:
-    for m in p.legal_moves():
+    for m, child in zip(p.legal_moves(), p.children()):
+        if child not in table:
+            table[child] = tb.probe_wdl(child)
         p.push(m)
-        if p not in table:
-            table[p] = tb.probe_wdl(p)
         p.pop()
     outcome = p.outcome()
     if outcome is not None:
