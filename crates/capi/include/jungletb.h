@@ -139,7 +139,7 @@ jtb_tablebase *jtb_open(const char *dir, const char *ruleset);
  * How a tablebase reads its tables and how much it may hold at once.
  * Fill with jtb_default_options, change what you need, pass to
  * jtb_open_with. A probe needing a table beyond both file limits fails
- * with JTB_ERR_TABLE.
+ * with JTB_ERR_LIMIT.
  */
 typedef struct jtb_options {
     int backend;                /* 0 memory maps (default), 1 positional reads */
@@ -193,8 +193,10 @@ int jtb_preload(const jtb_tablebase *tb, int max_pieces);
 /* Whether the game is over, and why, without reading a table: *reason 0
  * (not over), 1 (a piece on the enemy den), 2 (a side without pieces), 3
  * (the side to move has no legal move); *winner JTB_WHITE, JTB_BLACK, or
- * -1 (not over, or a draw under no_move=draw). The probes answer a
- * finished game with JTB_ERR_GAME_OVER, whatever ended it. */
+ * -1 (not over, or a draw under no_move=draw). The probes answer a game
+ * ended by a den entry or a side without pieces with JTB_ERR_GAME_OVER;
+ * a side to move without a legal move is in its table and probes JTB_OK
+ * with its value: a loss in 0 plies (a draw under no_move=draw). */
 int jtb_game_over(const jtb_tablebase *tb, const char *position, int *reason, int *winner);
 
 /* Value only (the fast path for search). */
