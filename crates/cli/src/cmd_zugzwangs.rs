@@ -121,7 +121,8 @@ pub fn run(a: Args) -> CmdResult {
                 json!({"pieces": n, "tables": tables, "mutual": mutual, "half": half})
             );
         } else {
-            outln!("{n} pieces: {tables} tables, {mutual} mutual zugzwangs, {half} half zugzwangs (placements on the board)");
+            let tables = crate::common::count(*tables as usize, "table", "tables");
+            outln!("{n} pieces: {tables}, {mutual} mutual zugzwangs, {half} half zugzwangs (placements on the board)");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -731,6 +731,10 @@ fn zugzwangs_and_compare_rules_answer_in_text_and_json() {
     assert!(lines[0]["mutual"].as_u64().unwrap() > 0);
     assert_eq!(lines[0]["examples"].as_array().unwrap().len(), 2);
     assert_eq!(lines[1]["pieces"], 2);
+    // One table is "1 table", not "1 tables".
+    let o = run(&["zugzwangs", "--tables", root, "--material", "RvR"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("2 pieces: 1 table, "), "{out}");
     // Against a rule set with no tables: a clear error naming it.
     let o = run(&["compare-rules", "--tables", root, "--against", "leiden"]);
     assert!(!o.status.success());
