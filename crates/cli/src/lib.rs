@@ -33,7 +33,7 @@ mod cmd_serve;
 mod cmd_verify;
 mod cmd_zugzwangs;
 mod common;
-mod progress;
+pub mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

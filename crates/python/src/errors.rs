@@ -53,15 +53,7 @@ pub fn probe(e: ProbeError) -> PyErr {
 
 /// The Python exception for a failed generation, with the whole chain.
 pub fn solve(e: SolveError) -> PyErr {
-    let mut message = e.to_string();
-    let mut cause = std::error::Error::source(&e);
-    while let Some(c) = cause {
-        let more = c.to_string();
-        if !message.ends_with(&more) {
-            message = format!("{message}: {more}");
-        }
-        cause = c.source();
-    }
+    let message = jungletb_wire::chain(&e);
     match e {
         SolveError::Interrupted { .. } => PyKeyboardInterrupt::new_err(message),
         SolveError::Io { .. } | SolveError::NoSpace { .. } | SolveError::SpaceUnknown { .. } => {

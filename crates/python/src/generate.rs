@@ -3,9 +3,9 @@
 
 use crate::errors;
 use crate::rules::{rule_list, ruleset_from};
-use indicatif::{ProgressBar, ProgressStyle};
+use jungletb_cli::progress::Progress;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate_until, GenerateEvent, GenerateOptions};
+use jungletb_solver::{generate_until, GenerateOptions};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Generates tables into `out` (see `jungletb.generate`). The solve runs
-/// on a thread of its own while this one waits with an eye on Python's
-/// signals: on Ctrl-C it sets the solver's stop flag, waits for the solve
+/// on a thread of its own, drawn by the command line's progress display,
+/// while this one waits with an eye on Python's signals: on Ctrl-C it sets the solver's stop flag, waits for the solve
 /// to stop (well under a second below 6 pieces) and raises
 /// KeyboardInterrupt; finished tables are kept and the same call resumes.
 #[pyfunction]
@@ -55,9 +55,10 @@ pub fn generate<'py>(
                 .map_err(|e: jungletb_indexer::MaterialError| PyValueError::new_err(e.to_string()))
         })
         .collect::<PyResult<_>>()?;
-    if materials.is_empty() && max_pieces.is_none() {
+    if materials.is_empty() == max_pieces.is_none() {
         return Err(PyValueError::new_err(
-            "say what to generate: max_pieces=N (every material of 2..=N pieces) or materials=[...]",
+            "say what to generate, one of: max_pieces=N (every material of 2..=N pieces) or \
+             materials=[...] (those and what they depend on)",
         ));
     }
     let max_pieces = max_pieces.unwrap_or(16);
@@ -88,7 +89,9 @@ pub fn generate<'py>(
     let worker = {
         let stop = Arc::clone(&stop);
         std::thread::spawn(move || {
-            let bar = Bar::new(progress);
+            // The command line's display: bars on a terminal, a line per
+            // table in logs, nothing with progress=False.
+            let bar = Progress::new(!progress, false);
             let report = pool.install(|| generate_until(&opts, &|e| bar.event(e), &stop));
             bar.finish();
             report
@@ -137,43 +140,6 @@ pub fn generate<'py>(
     )?;
     d.set_item("seconds", report.elapsed.as_secs_f64())?;
     Ok(d)
-}
-
-/// A progress bar over the index slots to solve, on stderr when it is a
-/// terminal (indicatif draws nothing otherwise).
-struct Bar(Option<ProgressBar>);
-
-impl Bar {
-    fn new(on: bool) -> Bar {
-        Bar(on.then(|| {
-            let b = ProgressBar::new(0);
-            b.set_style(
-                ProgressStyle::with_template(
-                    "{msg:>12} [{bar:30}] {percent:>3}% {human_pos}/{human_len} slots, {eta} left",
-                )
-                .expect("a valid template")
-                .progress_chars("=> "),
-            );
-            b
-        }))
-    }
-
-    fn event(&self, e: GenerateEvent) {
-        let Some(b) = &self.0 else { return };
-        match e {
-            GenerateEvent::Start { slots_to_solve, .. } => b.set_length(slots_to_solve),
-            GenerateEvent::Solving { material, .. } => b.set_message(material.to_string()),
-            GenerateEvent::Swept(k) => b.inc(k),
-            GenerateEvent::Notice(m) => b.println(format!("jungletb: {m}")),
-            GenerateEvent::Done(_) => {}
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(b) = &self.0 {
-            b.finish_and_clear();
-        }
-    }
 }
 
 /// The `jungletb` command line on `argv` (program name first), as the

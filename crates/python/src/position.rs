@@ -52,6 +52,14 @@ pub fn from_row(row: &[u8]) -> Result<RulesPosition, String> {
     RulesPosition::from_pieces(&pieces, side)
 }
 
+/// The two squares of a move's text (`"a1a2"`), if it is one.
+fn move_squares(text: &str) -> Option<(Square, Square)> {
+    if text.len() != 4 || !text.is_ascii() {
+        return None;
+    }
+    Some((text[..2].parse().ok()?, text[2..].parse().ok()?))
+}
+
 /// The 17-byte row of `pos`: its squares by piece code, then the side.
 pub fn to_row(pos: &RulesPosition) -> [u8; 17] {
     let mut row = [0u8; 17];
@@ -212,28 +220,38 @@ impl Position {
         self.pos.legal_moves(&self.rules).to_vec()
     }
 
+    /// The legal move `mv` (its text or a `Move`) names: found by its two
+    /// squares, with nothing allocated (the hot path of a tree search).
     fn find_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<RulesMove> {
-        let text = if let Ok(m) = mv.downcast::<Move>() {
-            m.get().mv.to_string()
+        let squares = if let Ok(m) = mv.downcast::<Move>() {
+            let m = m.get().mv;
+            Some((m.from, m.to))
         } else if let Ok(s) = mv.downcast::<PyString>() {
-            s.to_str()?.to_string()
+            move_squares(s.to_str()?)
         } else {
             return Err(PyTypeError::new_err(
                 "a move is its text (\"a1a2\") or a jungletb.Move",
             ));
         };
-        if self.pos.is_game_over(&self.rules) {
-            return Err(PyValueError::new_err(format!(
-                "{text}: the game is over in {}",
+        self.legal_by_squares(squares).ok_or_else(|| {
+            let over = if self.pos.is_game_over(&self.rules) {
+                ": the game is over"
+            } else {
+                ""
+            };
+            PyValueError::new_err(format!(
+                "{} is not a legal move in {}{over}",
+                mv.str().map_or_else(|_| "?".into(), |s| s.to_string()),
                 self.pos
-            )));
-        }
+            ))
+        })
+    }
+
+    fn legal_by_squares(&self, squares: Option<(Square, Square)>) -> Option<RulesMove> {
+        let (from, to) = squares?;
         self.moves()
             .into_iter()
-            .find(|m| m.to_string() == text)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("{text} is not a legal move in {}", self.pos))
-            })
+            .find(|m| m.from == from && m.to == to)
     }
 }
 
@@ -497,9 +515,7 @@ pub fn _position_from_state(
     let mut p = Position::checked(pos, rules)?;
     for m in moves {
         let mv = p
-            .moves()
-            .into_iter()
-            .find(|x| x.to_string() == m)
+            .legal_by_squares(move_squares(&m))
             .ok_or_else(|| PyValueError::new_err(format!("{m} is not legal in {}", p.pos)))?;
         p.stack.push((p.pos, mv));
         p.pos = p.pos.play(&mv);

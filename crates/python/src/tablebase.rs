@@ -64,11 +64,10 @@ impl Tablebase {
         }
         if let Ok(p) = obj.downcast::<Position>() {
             let p = p.borrow();
+            // The ids compared first (computed once each), and the
+            // tablebase's own check, which names both, when they differ.
             if p.rules_id != self.rules_id {
-                return Err(errors::probe(ProbeError::RulesetMismatch {
-                    position: p.rules.label(),
-                    tables: self.rules.label(),
-                }));
+                self.get()?.check_rules(&p.rules).map_err(errors::probe)?;
             }
             return Ok(Given::Pos(p.pos));
         }
@@ -91,23 +90,35 @@ impl Tablebase {
 /// answer it. The fast path is the table probe; only a position it refuses
 /// is looked at again.
 fn value(tb: &Inner, pos: &RulesPosition) -> Result<Value, ProbeError> {
-    match tb.probe(pos) {
-        Err(e @ (ProbeError::Position(_) | ProbeError::GameOver(_))) => {
-            match tb.evaluate_value(pos) {
-                Ok(ev) if ev.game_over.is_some() => Ok(ev.value),
-                _ => Err(e),
-            }
-        }
-        r => r,
-    }
+    tb.probe(pos).or_else(|e| finished(tb, pos, e))
 }
 
 /// [`value`]'s win, draw or loss, on the WDL fast path.
 fn wdl(tb: &Inner, pos: &RulesPosition) -> Result<Wdl, ProbeError> {
-    match tb.probe_wdl(pos) {
-        Err(ProbeError::Position(_) | ProbeError::GameOver(_)) => value(tb, pos).map(|v| v.wdl()),
-        r => r,
+    tb.probe_wdl(pos)
+        .or_else(|e| finished(tb, pos, e).map(|v| v.wdl()))
+}
+
+/// The value of a finished game the table probe refused with `e`, or `e`.
+fn finished(tb: &Inner, pos: &RulesPosition, e: ProbeError) -> Result<Value, ProbeError> {
+    if !matches!(e, ProbeError::Position(_) | ProbeError::GameOver(_)) {
+        return Err(e);
     }
+    match tb.evaluate_value(pos) {
+        Ok(ev) if ev.game_over.is_some() => Ok(ev.value),
+        _ => Err(e),
+    }
+}
+
+/// True when `pos` is a finished game that can occur (it has no moves and
+/// no line), false when play goes on; an impossible position is an error.
+fn over(tb: &Inner, pos: &RulesPosition) -> Result<bool, ProbeError> {
+    if !pos.is_game_over(tb.rules()) {
+        return Ok(false);
+    }
+    pos.validate_reachable(tb.rules())
+        .map_err(ProbeError::Position)?;
+    Ok(true)
 }
 
 /// What a batch computes per position.
@@ -281,7 +292,7 @@ impl Tablebase {
     fn line(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
         let pos = self.position_of(position)?;
         let tb = self.get()?;
-        if pos.is_game_over(tb.rules()) && pos.validate_reachable(tb.rules()).is_ok() {
+        if over(&tb, &pos).map_err(errors::probe)? {
             return Ok(Vec::new());
         }
         let moves = tb.line(&pos).map_err(errors::probe)?;
@@ -417,9 +428,7 @@ fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 }
 
 fn root_moves(tb: &Inner, pos: &RulesPosition) -> Result<RootMoves, ProbeError> {
-    if pos.is_game_over(tb.rules()) {
-        pos.validate_reachable(tb.rules())
-            .map_err(ProbeError::Position)?;
+    if over(tb, pos)? {
         return Ok(Vec::new());
     }
     Ok(tb

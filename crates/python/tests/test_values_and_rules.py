@@ -258,6 +258,8 @@ def test_generate_stops_on_ctrl_c_and_resumes(tmp_path):
     assert len(kept) + len(again["solved"]) == 18
     with pytest.raises(ValueError, match="max_pieces"):
         jungletb.generate(tmp_path)
+    with pytest.raises(ValueError, match="one of"):
+        jungletb.generate(tmp_path, max_pieces=2, materials=["ELvR"])
     with pytest.raises(ValueError):
         jungletb.generate(tmp_path, materials=["XvY"])
     with pytest.raises(TypeError, match="list"):

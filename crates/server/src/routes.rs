@@ -162,16 +162,21 @@ fn json_response(status: StatusCode, body: impl Into<axum::body::Body>) -> Respo
 /// The value of `key` in a query string (`+` and `%xx` decoded; invalid
 /// UTF-8 becomes U+FFFD and then fails to parse as what it should be).
 fn query_param(query: &Option<String>, key: &str) -> Result<Option<String>, ApiError> {
-    let Some(q) = query else { return Ok(None) };
+    Ok(query_pairs(query)?
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.into_owned()))
+}
+
+/// The decoded pairs of a query string no longer than the server reads.
+fn query_pairs(query: &Option<String>) -> Result<form_urlencoded::Parse<'_>, ApiError> {
+    let q = query.as_deref().unwrap_or("");
     if q.len() > MAX_QUERY {
         return Err(ApiError::bad(
             ErrorKind::QueryTooLong,
             format!("query string of {} bytes (at most {MAX_QUERY})", q.len()),
         ));
     }
-    Ok(form_urlencoded::parse(q.as_bytes())
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.into_owned()))
+    Ok(form_urlencoded::parse(q.as_bytes()))
 }
 
 /// The `position` parameter (or `fen`, its name in lichess's API),
@@ -197,9 +202,13 @@ fn position_param(query: &Option<String>) -> Result<Position, ApiError> {
 /// otherwise must not get an answer under rules it did not ask for.
 /// `ruleset` is a name or a label (the path's own label agrees); each
 /// `rule=KEY=VALUE` applies to it (or to the path's rule set).
-fn check_rule_params(query: &Option<String>, served: &Served) -> Result<(), ApiError> {
-    let Some(q) = query else { return Ok(()) };
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(q.as_bytes())
+fn check_rule_params(
+    query: &Option<String>,
+    served: &Served,
+    tb: &Tablebase,
+) -> Result<(), ApiError> {
+    let pairs: Vec<(String, String)> = query_pairs(query)?
+        .filter(|(k, _)| k == "ruleset" || k == "rule" || k == "rules")
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     let named = pairs.iter().find(|(k, _)| k == "ruleset").map(|(_, v)| v);
@@ -220,20 +229,18 @@ fn check_rule_params(query: &Option<String>, served: &Served) -> Result<(), ApiE
     for kv in options {
         asked.apply_override(kv).map_err(|e| bad(e.to_string()))?;
     }
-    if asked.id() == served.rules.id() {
-        return Ok(());
+    match tb.check_rules(&asked) {
+        Err(ProbeError::RulesetMismatch { position, tables }) => Err(ApiError::bad(
+            ErrorKind::RulesetMismatch,
+            format!(
+                "the request asks for rule set '{position}' but '/api/{}' serves rule set \
+                 '{tables}'; ask /api/{position} (see /api/rulesets)",
+                served.label
+            ),
+        )),
+        Err(e) => Err(ApiError::bad(ErrorKind::Rules, e.to_string())),
+        Ok(()) => Ok(()),
     }
-    Err(ApiError::bad(
-        ErrorKind::RulesetMismatch,
-        format!(
-            "the request asks for rule set '{}' but '/api/{}' serves rule set '{}'; \
-             ask /api/{} (see /api/rulesets)",
-            asked.label(),
-            served.label,
-            served.label,
-            asked.label()
-        ),
-    ))
 }
 
 /// The rule set named in the path, and its tables.
@@ -363,7 +370,7 @@ async fn position_route(
     answer: PositionAnswer,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
-    tri!(check_rule_params(&query, served));
+    tri!(check_rule_params(&query, served, &tb));
     let pos = tri!(position_param(&query));
     let key = format!("{route}|{}|{pos}", served.label);
     let fail = failure(&state, served);
@@ -395,7 +402,7 @@ async fn map(
     RawQuery(query): RawQuery,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
-    tri!(check_rule_params(&query, served));
+    tri!(check_rule_params(&query, served, &tb));
     let pos = tri!(position_param(&query));
     let square = tri!(
         tri!(query_param(&query, "square")).ok_or_else(|| ApiError::bad(
@@ -425,7 +432,7 @@ async fn stats(
     let Path((label, material)) =
         tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
     let (served, tb) = tri!(served(&state, Ok(Path(label))));
-    tri!(check_rule_params(&query, served));
+    tri!(check_rule_params(&query, served, &tb));
     let m: Material = tri!(material
         .parse()
         .map_err(|e: jungletb_indexer::MaterialError| ApiError::bad(

@@ -246,8 +246,9 @@ def generate(
     they depend on, as ``jungletb generate`` does. Tables already there are
     kept, so a second call resumes an interrupted one; Ctrl-C stops the
     solve cleanly (within a second below 6 pieces) and raises
-    ``KeyboardInterrupt``. A progress bar is drawn on stderr when it is a
-    terminal (``progress=False``: none); ``threads`` defaults to every
+    ``KeyboardInterrupt``. Progress is shown as the command line shows it:
+    bars on stderr when it is a terminal, else a line per table
+    (``progress=False``: nothing); ``threads`` defaults to every
     core; ``mem`` (bytes) caps the working memory as ``--mem`` does.
     Returns a summary: ``dir``, ``tables``, ``solved`` (the materials
     solved now), ``positions``, ``bytes``, ``seconds``."""
