@@ -19,7 +19,7 @@ use args::{
     LAST_ERROR,
 };
 use jungletb_rules::{Position, Ruleset};
-use jungletb_tablebase::{table_dir, table_files, Backend, Tablebase, TablebaseOptions};
+use jungletb_tablebase::{find_table_dir, table_files, Backend, Tablebase, TablebaseOptions};
 use std::ffi::{c_char, c_int, c_uint};
 
 /// Success.
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn jtb_open_with_flags(
         }
         // A directory without a single table of this rule set covers
         // nothing: say so now rather than at every probe.
-        let tables = table_dir(std::path::Path::new(dir), &rules);
+        let tables = find_table_dir(std::path::Path::new(dir), &rules);
         if table_files(&tables).map_or(true, |f| f.is_empty()) {
             let found = jungletb_tablebase::ruleset_dirs(std::path::Path::new(dir));
             let listed = if found.is_empty() {

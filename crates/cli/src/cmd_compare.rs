@@ -6,7 +6,7 @@ use crate::common::{
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_analysis::compare::{compare_material, Comparison, CATEGORY_NAMES};
-use jungletb_tablebase::{table_dir, Tablebase};
+use jungletb_tablebase::{find_table_dir, Tablebase};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -89,8 +89,8 @@ pub fn run(a: Args) -> CmdResult {
         ));
     }
     let (dir_a, dir_b) = (
-        table_dir(&a.tables.path, &rules_a),
-        table_dir(&a.tables.path, &rules_b),
+        find_table_dir(&a.tables.path, &rules_a),
+        find_table_dir(&a.tables.path, &rules_b),
     );
     let in_a = materials_in(&dir_a, &rules_a, &a.rules, &a.materials)?;
     let in_b = materials_in(&dir_b, &rules_b, &args_b, &a.materials)?;

@@ -20,8 +20,10 @@ pub struct Args {
     /// under --tables).
     #[command(flatten)]
     rules: RulesArgs,
-    /// Where to write the compressed tables (mirroring the rule-set
-    /// directories); default: beside the originals, which are kept.
+    /// A tables root to write the compressed tables to, each in its rule
+    /// set's directory (DIR/standard/ELvR.jtbz, whether --tables is a root
+    /// or one rule set's directory); default: beside the originals, which
+    /// are kept.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// zstd level of the distance blocks (1-22: higher is smaller and

@@ -6,7 +6,7 @@ use clap::Args as ClapArgs;
 use jungletb_analysis::histogram::{histogram, Histogram};
 use jungletb_rules::{Color, Position, Ruleset, Value};
 use jungletb_tablebase::{
-    table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+    find_table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -268,7 +268,7 @@ impl Totals {
 
 pub fn run_stats(a: StatsArgs) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let dir = table_dir(&a.tables.path, &rules);
+    let dir = find_table_dir(&a.tables.path, &rules);
     let mut files = table_files(&dir)?;
     // A material with both a plain and a compressed file counts once (the
     // plain one, which probes prefer too).

@@ -6,7 +6,7 @@ use crate::common::{
 use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
 use jungletb_analysis::zugzwang::{scan_material_with, Example, Report};
-use jungletb_tablebase::{table_dir, Tablebase};
+use jungletb_tablebase::{find_table_dir, Tablebase};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -39,7 +39,7 @@ fn example_json(e: &Example) -> serde_json::Value {
 
 pub fn run(a: Args) -> CmdResult {
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let dir = table_dir(&a.tables.path, &rules);
+    let dir = find_table_dir(&a.tables.path, &rules);
     let materials = materials_in(&dir, &rules, &a.rules, &a.materials)?;
     let tb = Tablebase::with_dir(dir, rules);
     let pool = thread_pool(a.scan.threads)?;

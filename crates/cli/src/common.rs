@@ -88,7 +88,7 @@ impl RulesArgs {
             return Ok(tables.to_path_buf());
         }
         let rules = self.resolve_in(Some(tables))?;
-        Ok(jungletb_tablebase::table_dir(tables, &rules))
+        Ok(jungletb_tablebase::find_table_dir(tables, &rules))
     }
 
     /// The `--ruleset` given, or `standard`.

@@ -783,3 +783,93 @@ fn zugzwangs_and_compare_rules_answer_in_text_and_json() {
         serde_json::from_str(text(&o).0.lines().next().unwrap()).unwrap();
     assert!(first["white_to_move"]["win_plies"].is_array());
 }
+
+#[test]
+fn a_rule_sets_tables_are_found_by_what_they_record_not_by_their_directorys_name() {
+    let work = tempfile::tempdir().unwrap();
+    let (a, b, c) = (
+        work.path().join("a"),
+        work.path().join("b"),
+        work.path().join("c"),
+    );
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let o = run(&[
+        "generate",
+        "--out",
+        &s(&a),
+        "--ruleset",
+        "leiden",
+        "--max-pieces",
+        "2",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let pos = "7/7/7/7/7/7/7/d6/W6 w";
+    let answer = |tables: &str, extra: &[&str]| {
+        let mut args = vec!["probe", "--json", "--tables", tables];
+        args.extend_from_slice(extra);
+        args.push(pos);
+        let o = run(&args);
+        assert!(o.status.success(), "{args:?}: {:?}", text(&o));
+        let v: serde_json::Value = serde_json::from_str(text(&o).0.trim()).unwrap();
+        (v["category"].clone(), v["plies"].clone())
+    };
+    let expected = answer(&s(&a), &["--ruleset", "leiden"]);
+
+    // compress --ruleset R --out DIR writes DIR/R/, as its help says, and
+    // every reader finds the tables there.
+    let o = run(&[
+        "compress",
+        "--tables",
+        &s(&a),
+        "--ruleset",
+        "leiden",
+        "--out",
+        &s(&b),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(b.join("leiden").join("DvW.jtbz").is_file());
+    assert!(!b.join("DvW.jtbz").exists(), "written flat into --out");
+    assert_eq!(answer(&s(&b), &["--ruleset", "leiden"]), expected);
+    let tables = s(&b);
+    for args in [
+        &["stats", "--tables", &tables, "--ruleset", "leiden"][..],
+        &[
+            "zugzwangs",
+            "--tables",
+            &tables,
+            "--ruleset",
+            "leiden",
+            "--material",
+            "DvW",
+        ],
+        &["verify", "--tables", &tables, "--ruleset", "leiden"],
+    ] {
+        let o = run(args);
+        assert!(o.status.success(), "{args:?}: {:?}", text(&o));
+    }
+
+    // A copy of the rule set's directory under another name is found by
+    // its tables' headers: given itself, and one level down.
+    std::fs::create_dir_all(&c).unwrap();
+    let copy = c.join("my-leiden-copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for e in std::fs::read_dir(a.join("leiden")).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, copy.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    assert_eq!(answer(&s(&copy), &[]), expected);
+    assert_eq!(answer(&s(&copy), &["--ruleset", "leiden"]), expected);
+    assert_eq!(answer(&s(&c), &["--ruleset", "leiden"]), expected);
+    // Under other rules the copy is not taken for theirs.
+    let o = run(&["probe", "--tables", &s(&c), "--ruleset", "standard", pos]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).1.contains("tables found for: my-leiden-copy"),
+        "{:?}",
+        text(&o)
+    );
+}

@@ -30,8 +30,10 @@ pub struct CompressOptions {
     /// A tables root (one directory per rule set) or one rule set's
     /// directory.
     pub tables: PathBuf,
-    /// Where the compressed tables go, mirroring the rule-set directories
-    /// (`None`: beside the plain ones, which are kept).
+    /// A tables root where the compressed tables go, each in its rule
+    /// set's directory (`OUT/standard/ELvR.jtbz`, whether `tables` was a
+    /// root or one rule set's directory; `None`: beside the plain ones,
+    /// which are kept).
     pub out: Option<PathBuf>,
     /// zstd level of the distance blocks (1–22).
     pub zstd_level: i32,
@@ -141,9 +143,8 @@ pub fn compress(
     let results: Vec<Result<CompressedTable, (PathBuf, SolveError)>> = files
         .par_iter()
         .map(|path| {
-            let out_dir = output_dir(path, &opts.tables, opts.out.as_deref());
             let search = searches.get(&parent(path));
-            match compress_one(path, &out_dir, opts.zstd_level, search, on_event) {
+            match compress_one(path, opts.out.as_deref(), opts.zstd_level, search, on_event) {
                 Ok(done) => {
                     on_event(CompressEvent::Done(&done));
                     Ok(done)
@@ -176,16 +177,24 @@ fn parent(path: &Path) -> PathBuf {
     path.parent().unwrap_or(Path::new(".")).to_path_buf()
 }
 
-/// The directory a table's compressed form goes to.
-fn output_dir(path: &Path, root: &Path, out: Option<&Path>) -> PathBuf {
+/// The directory a table's compressed form goes to: beside it, or under
+/// `out` in its rule set's directory, named as the table's own directory
+/// is when that name is its rule set's label (`popular-custom-…` keeps its
+/// base), else by the label of the rules its header records. So `--out`
+/// mirrors the rule-set directories whether the source was a tables root
+/// or one rule set's directory, and readers find the rule set there.
+fn output_dir(path: &Path, ruleset: &str, out: Option<&Path>) -> Result<PathBuf, SolveError> {
     let dir = parent(path);
-    match out {
-        None => dir,
-        Some(out) => match dir.strip_prefix(root) {
-            Ok(rel) => out.join(rel),
-            Err(_) => out.to_path_buf(),
-        },
-    }
+    let Some(out) = out else { return Ok(dir) };
+    let rules = Ruleset::from_canonical_string(ruleset)?;
+    let label = rules.label();
+    let custom = format!("-custom-{:016x}", rules.id());
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| *n == label || n.ends_with(&custom))
+        .map_or(label.clone(), str::to_string);
+    Ok(out.join(name))
 }
 
 /// Compresses one table under its claim (unless a valid compressed form
@@ -195,13 +204,14 @@ fn output_dir(path: &Path, root: &Path, out: Option<&Path>) -> PathBuf {
 /// decides become don't-cares.
 fn compress_one(
     path: &Path,
-    out_dir: &Path,
+    out: Option<&Path>,
     level: i32,
     search: Option<&Tablebase>,
     on_event: &(dyn Fn(CompressEvent) + Sync),
 ) -> Result<CompressedTable, SolveError> {
     let plain = Table::open_any(path)?;
     let header = plain.header();
+    let out_dir = &output_dir(path, &header.ruleset, out)?;
     let target = compressed_table_path(out_dir, header.material);
     let positions: u64 = header.sides.iter().map(|s| s.positions).sum();
     let done = |c: &Table, kept: bool, sizes: Option<CompressedSizes>| CompressedTable {

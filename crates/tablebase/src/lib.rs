@@ -44,8 +44,9 @@ pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError};
 pub use table::{Backend, Table};
 pub use tablebase::{
-    compressed_table_path, ruleset_dirs, ruleset_of_dir, ruleset_of_label, table_dir, table_files,
-    table_path, Tablebase, TablebaseOptions, TablebaseUsage, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+    compressed_table_path, find_table_dir, ruleset_dirs, ruleset_of_dir, ruleset_of_label,
+    table_dir, table_files, table_path, Tablebase, TablebaseOptions, TablebaseUsage,
+    COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 pub use writer::{
     plain_table_len, write_compressed_table, write_compressed_table_in_sections, write_table,

@@ -16,26 +16,55 @@ pub const TABLE_EXTENSION: &str = "jtb";
 pub const COMPRESSED_EXTENSION: &str = "jtbz";
 
 /// The directory holding the tables of `rules` under the tables root `root`:
-/// `root/<rule-set label>` (e.g. `tables/standard`). Given the rule set's
-/// directory itself (`tables/standard`, holding tables, with no
-/// `standard/` inside), that directory.
+/// `root/<rule-set label>` (e.g. `tables/standard`). Given a rule set's
+/// directory itself (one whose tables record these rules in their headers,
+/// whatever its name: `tables/standard`, a copy in `backup/`, a flat
+/// `compress --out`), that directory. This is where `generate` writes;
+/// readers use [`find_table_dir`], which also looks one level down.
 pub fn table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
     let label = rules.label();
     let nested = root.join(&label);
-    let is_the_dir = !nested.exists()
-        && root.file_name().and_then(|n| n.to_str()) == Some(label.as_str())
-        && std::fs::read_dir(root).is_ok_and(|mut rd| {
-            rd.any(|e| {
-                e.ok()
-                    .and_then(|e| e.path().extension().map(|x| x.to_owned()))
-                    .is_some_and(|x| x == TABLE_EXTENSION || x == COMPRESSED_EXTENSION)
-            })
-        });
-    if is_the_dir {
+    if nested.is_dir() {
+        return nested;
+    }
+    let named = root.file_name().and_then(|n| n.to_str()) == Some(label.as_str());
+    // Found by what its tables record, or (with tables of other rules, which
+    // probes then refuse by name) by its name.
+    if holds_tables_of(root, rules) || (named && ruleset_of_dir(root).is_some()) {
         root.to_path_buf()
     } else {
         nested
     }
+}
+
+/// The directory the tables of `rules` are read from under `root`: as
+/// [`table_dir`], and else the one directory directly under `root` whose
+/// tables record these rules (a rule set's directory under another name).
+/// Returns [`table_dir`]'s answer when there is none.
+pub fn find_table_dir(root: &Path, rules: &Ruleset) -> PathBuf {
+    let dir = table_dir(root, rules);
+    if dir.is_dir() {
+        return dir;
+    }
+    let mut under: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    under.sort();
+    under
+        .into_iter()
+        .find(|d| holds_tables_of(d, rules))
+        .unwrap_or(dir)
+}
+
+/// True when the tables directly in `dir` record `rules` (their options:
+/// the base a rule set was named from does not matter).
+fn holds_tables_of(dir: &Path, rules: &Ruleset) -> bool {
+    ruleset_of_dir(dir).is_some_and(|r| r.id() == rules.id())
 }
 
 /// Every table file (plain or compressed) in `root` and in the directories
@@ -227,11 +256,13 @@ pub fn ruleset_of_label(root: &Path, label: &str) -> Option<Ruleset> {
 
 impl Tablebase {
     /// Opens the tables of `rules` under the tables root `root` (the
-    /// directory `generate --out` wrote, e.g. `tables`).
+    /// directory `generate --out` wrote, e.g. `tables`), or in the rule
+    /// set's directory itself, found by what its tables record (see
+    /// [`find_table_dir`]).
     pub fn open(root: impl AsRef<Path>, rules: Ruleset) -> Result<Tablebase, ProbeError> {
         let root = root.as_ref();
         rules.check_supported().map_err(ProbeError::Rules)?;
-        let dir = table_dir(root, &rules);
+        let dir = find_table_dir(root, &rules);
         if !dir.is_dir() {
             let found = ruleset_dirs(root);
             return Err(ProbeError::NoTables {
