@@ -110,10 +110,12 @@ impl std::fmt::Debug for RuleOption {
     }
 }
 
+/// A flag's value: `true` or `false`, the one vocabulary its help lists
+/// (`yes` and `1` were taken too, and `on` was not: a guess either way).
 fn flag(v: &str) -> Option<bool> {
     match v {
-        "true" | "yes" | "1" => Some(true),
-        "false" | "no" | "0" => Some(false),
+        "true" => Some(true),
+        "false" => Some(false),
         _ => None,
     }
 }
@@ -293,4 +295,22 @@ fn parse_jumpers(s: &str, current: Jumpers) -> Option<Jumpers> {
         *[&mut j.lion, &mut j.tiger, &mut j.panther][k] = axes;
     }
     Some(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_takes_true_or_false_and_nothing_else() {
+        let mut r = Ruleset::standard();
+        r.apply_override("dog_swims=true").unwrap();
+        assert!(r.dog_swims);
+        r.apply_override("dog_swims=false").unwrap();
+        assert!(!r.dog_swims);
+        for other in ["yes", "on", "1", "no", "off", "0", "TRUE"] {
+            let e = r.apply_override(&format!("dog_swims={other}")).unwrap_err();
+            assert!(e.to_string().contains("allowed: false | true"), "{other}: {e}");
+        }
+    }
 }
