@@ -38,6 +38,16 @@ pub enum PositionError {
         piece: Piece,
         /// Its square.
         square: Square,
+        /// The den is the piece's own (else the enemy's).
+        own: bool,
+    },
+    /// Pieces of both sides stand on the enemy den: the game ended when the
+    /// first entered, so the second cannot have.
+    BothDensEntered {
+        /// White's piece on Black's den.
+        white: (Piece, Square),
+        /// Black's piece on White's den.
+        black: (Piece, Square),
     },
     /// A piece that cannot swim stands in the water.
     PieceInWater {
@@ -75,11 +85,31 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who = |p: &Piece, s: &Square| format!("{} {} on {s}", p.color.name(), p.animal.name());
         match self {
-            PositionError::PieceOnDen { piece, square } => write!(
+            PositionError::PieceOnDen {
+                piece,
+                square,
+                own: true,
+            } => write!(
                 f,
-                "impossible position: {}: no piece may stand on a den (own den is illegal, \
-                 entering the enemy den ends the game)",
+                "impossible position: {}: a piece may not enter its own den",
                 who(piece, square)
+            ),
+            PositionError::PieceOnDen {
+                piece,
+                square,
+                own: false,
+            } => write!(
+                f,
+                "{}: the game ended when it entered the enemy den (no table holds a finished \
+                 game)",
+                who(piece, square)
+            ),
+            PositionError::BothDensEntered { white, black } => write!(
+                f,
+                "impossible position: {} and {} both stand on the enemy den: the game ended \
+                 when the first of them entered",
+                who(&white.0, &white.1),
+                who(&black.0, &black.1)
             ),
             PositionError::PieceInWater { piece, square } => write!(
                 f,

@@ -202,7 +202,8 @@ impl Position {
                 return Err(PositionError::AnimalNotInGame { piece, square });
             }
             if board.is_den(square) {
-                return Err(PositionError::PieceOnDen { piece, square });
+                let own = board.is_den_of(square, piece.color);
+                return Err(PositionError::PieceOnDen { piece, square, own });
             }
             if board.is_water(square) && !rules.swims(piece.animal) {
                 return Err(PositionError::PieceInWater { piece, square });
@@ -225,7 +226,25 @@ impl Position {
         if let Some((_, square)) = on_den {
             rest.remove(square);
         }
-        rest.validate(rules)?;
+        rest.validate(rules).map_err(|e| match (e, on_den) {
+            // Another piece on its enemy's den: both sides entered.
+            (
+                PositionError::PieceOnDen {
+                    piece,
+                    square,
+                    own: false,
+                },
+                Some(first),
+            ) => {
+                let (white, black) = if first.0.color == Color::White {
+                    (first, (piece, square))
+                } else {
+                    ((piece, square), first)
+                };
+                PositionError::BothDensEntered { white, black }
+            }
+            (e, _) => e,
+        })?;
         if let Some((piece, square)) = on_den {
             if piece.color == self.side_to_move() {
                 return Err(PositionError::DenEnteredOutOfTurn { piece, square });
