@@ -99,6 +99,11 @@ fn table_hint(t: &TableError) -> Option<String> {
              `jungletb compress --no-dont-cares`"
                 .into(),
         ),
+        TableError::Truncated { path, .. }
+        | TableError::ChecksumMismatch { path, .. }
+        | TableError::Corrupt { path, .. }
+        | TableError::WrongMaterial { path, .. } => Some(damaged_hint(path)),
+        TableError::NotATable(path) => Some(damaged_hint(path)),
         TableError::UnsupportedVersion { .. } => Some(
             "regenerate it with `jungletb generate` (plain tables) or rewrite it with \
              `jungletb compress` (compressed ones)"
@@ -108,9 +113,57 @@ fn table_hint(t: &TableError) -> Option<String> {
     }
 }
 
+/// What to do about a damaged table at `path`: the command that replaces
+/// it, which keeps the damaged file aside.
+fn damaged_hint(path: &Path) -> String {
+    let compressed = path
+        .extension()
+        .is_some_and(|x| x == jungletb_tablebase::COMPRESSED_EXTENSION);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let root = dir.parent().unwrap_or(Path::new("."));
+    if compressed {
+        format!(
+            "the file is damaged: `jungletb compress --tables {}` writes it again from its plain \
+             table, which must be there (the damaged copy is replaced)",
+            dir.display()
+        )
+    } else {
+        let material = path.file_stem().and_then(|s| s.to_str()).unwrap_or("…");
+        format!(
+            "the file is damaged: `jungletb generate --out {} --material {material}` with the same \
+             --ruleset/--rule options renames it aside (*.invalid-N, never deleted) and solves it \
+             again",
+            root.display()
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_damaged_table_names_the_command_that_replaces_it() {
+        let plain = TableError::ChecksumMismatch {
+            path: "/t/standard/ELvR.jtb".into(),
+            part: "payload",
+        };
+        let hint = hint_for(&plain).expect("a hint");
+        assert!(
+            hint.contains("jungletb generate --out /t --material ELvR") && hint.contains("aside"),
+            "{hint}"
+        );
+        let packed = TableError::Truncated {
+            path: "/t/standard/ELvR.jtbz".into(),
+            expected: 10,
+            found: 5,
+        };
+        let hint = hint_for(&packed).expect("a hint");
+        assert!(
+            hint.contains("jungletb compress --tables /t/standard"),
+            "{hint}"
+        );
+    }
 
     /// The free space that cannot be read stops `generate` before solving;
     /// the way on is the option that skips the check.

@@ -49,10 +49,16 @@ pub struct StatsArgs {
 
 pub fn run_info(a: InfoArgs) -> CmdResult {
     if a.file.is_dir() {
+        // A file that is there as the example (a rule set's directory holds
+        // them directly, a tables root one level down).
+        let example = table_files(&a.file)
+            .ok()
+            .and_then(|f| f.into_iter().next())
+            .unwrap_or_else(|| a.file.join("standard/ELvR.jtb"));
         return Err(anyhow!(
             "'{}' is a directory: `info` shows one table file (e.g. {}); `jungletb stats --tables {}` summarises a directory",
             a.file.display(),
-            a.file.join("standard/ELvR.jtb").display(),
+            example.display(),
             a.file.display()
         ));
     }

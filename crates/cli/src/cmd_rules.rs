@@ -96,7 +96,7 @@ pub fn run(a: Args) -> CmdResult {
         for (what, rule) in COMMON_DISAGREEMENTS {
             outln!("  {what:<54} --rule {rule}");
         }
-        outln!("\nOptions (--rule NAME=VALUE on generate, probe, perft, stats, rules):");
+        outln!("\nOptions (--rule NAME=VALUE on every command that takes a rule set):");
         for (i, o) in RULE_OPTIONS.iter().enumerate() {
             outln!(
                 "  {}\n      {}\n      values: {}",

@@ -310,7 +310,10 @@ mod tests {
         assert!(!r.dog_swims);
         for other in ["yes", "on", "1", "no", "off", "0", "TRUE"] {
             let e = r.apply_override(&format!("dog_swims={other}")).unwrap_err();
-            assert!(e.to_string().contains("allowed: false | true"), "{other}: {e}");
+            assert!(
+                e.to_string().contains("allowed: false | true"),
+                "{other}: {e}"
+            );
         }
     }
 }
