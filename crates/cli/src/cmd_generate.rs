@@ -131,17 +131,10 @@ fn announce(opts: &GenerateOptions, threads: Option<usize>) -> anyhow::Result<()
 }
 
 /// The rates an estimate of `plan` used, as the announcement says them:
-/// 6-piece materials have their own.
+/// each class of piece count present has its own.
 fn rates(plan: &Plan) -> String {
-    let cal = &plan.calibration;
-    if plan.entries.iter().all(|e| e.material.piece_count() < 6) {
-        format!("{:.0} ns", cal.ns_per_slot)
-    } else {
-        format!(
-            "{:.0} ns up to 5 pieces, {:.0} from 6,",
-            cal.ns_per_slot, cal.ns_per_slot_six
-        )
-    }
+    plan.calibration
+        .describe(plan.entries.iter().map(|e| e.material.piece_count()))
 }
 
 #[cfg(test)]
@@ -149,9 +142,9 @@ mod tests {
     use super::*;
     use jungletb_rules::Ruleset;
 
-    /// A run with a 6-piece material names the 6-piece rate its estimate
-    /// used (it named only the 5-piece one, 260 ns, for a 24-minute
-    /// estimate made at 540).
+    /// A run names the rates its estimate used, one per class of piece
+    /// count (a 6-piece run named only the 5-piece one, 260 ns, for a
+    /// 24-minute estimate made at 540).
     #[test]
     fn the_announced_rates_are_those_the_estimate_used() {
         let dir = tempfile::tempdir().unwrap();
@@ -161,13 +154,21 @@ mod tests {
             let list = Material::with_dependencies(&[m.parse().unwrap()]);
             Plan::new(dir.path(), &rules, list, cal.clone()).unwrap()
         };
-        let five = format!("{:.0} ns", cal.ns_per_slot);
-        let six = format!("{:.0} from 6", cal.ns_per_slot_six);
-        assert_eq!(rates(&plan_of("ELTvEL")), five);
+        assert_eq!(
+            rates(&plan_of("ELTvEL")),
+            format!(
+                "{:.0} ns up to 4 pieces, {:.0} ns at 5",
+                cal.ns_per_slot_small, cal.ns_per_slot
+            )
+        );
         let with_six = rates(&plan_of("ELTvELT"));
         assert!(
-            with_six.starts_with(&five) && with_six.contains(&six),
+            with_six.ends_with(&format!("{:.0} ns from 6", cal.ns_per_slot_six)),
             "{with_six}"
+        );
+        assert_eq!(
+            rates(&plan_of("ELvTR")),
+            format!("{:.0} ns up to 4 pieces", cal.ns_per_slot_small)
         );
     }
 }

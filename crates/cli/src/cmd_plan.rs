@@ -121,6 +121,8 @@ pub fn run(a: Args) -> CmdResult {
             "present": plan.present,
             "calibration": {
                 "ns_per_slot_per_thread": plan.calibration.ns_per_slot,
+                "ns_per_slot_per_thread_up_to_4": plan.calibration.ns_per_slot_small,
+                "ns_per_slot_per_thread_from_6": plan.calibration.ns_per_slot_six,
                 "source": plan.calibration.source,
             },
             "threads": threads,
@@ -163,9 +165,10 @@ fn write_text(
     writeln!(out, "tables: {}", plan.dir.display())?;
     writeln!(
         out,
-        "calibration: {:.0} ns per index slot per thread ({}; `jungletb plan --calibrate` \
+        "calibration: per index slot per thread {} ({}; `jungletb plan --calibrate` \
          measures this machine)",
-        plan.calibration.ns_per_slot, plan.calibration.source
+        plan.calibration.describe([4, 5, 6]),
+        plan.calibration.source
     )?;
     if plan.entries.is_empty() {
         writeln!(

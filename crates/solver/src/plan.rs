@@ -23,7 +23,10 @@ use std::time::Instant;
 /// Solve cost per index slot per thread, measured on one machine.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Calibration {
-    /// Nanoseconds per index slot per thread, up to 5 pieces.
+    /// Nanoseconds per index slot per thread up to 4 pieces: their cells
+    /// fit the caches far better, so a slot costs half a 5-piece one.
+    pub ns_per_slot_small: f64,
+    /// Nanoseconds per index slot per thread at 5 pieces.
     pub ns_per_slot: f64,
     /// Nanoseconds per index slot per thread from 6 pieces on: their
     /// working cells (10 GB and more) miss every cache and the TLB, and
@@ -39,12 +42,14 @@ impl Default for Calibration {
     /// `docs/performance.md`).
     fn default() -> Calibration {
         Calibration {
+            ns_per_slot_small: SMALL_NS,
             ns_per_slot: 260.0,
             ns_per_slot_six: SIX_PIECE_NS,
-            source: "built-in: 5-piece material TPRvEL (295 M slots) solved in 38 s \
-                     with 2 threads on a 2-core AMD EPYC VM, 2026-11-30; 6 pieces: \
-                     ELTvELT (5.12 G slots) in 1,383 s with 2 threads on a 2-core \
-                     Intel Xeon VM, 2026-12-01"
+            source: "built-in: every table up to 4 pieces (4.96 G slots) in 5 min 3 s \
+                     to 5 min 25 s with 2 threads, 5-piece material TPRvEL (295 M slots) \
+                     in 38 s with 2 threads, both on a 2-core AMD EPYC VM, 2026-11-30; \
+                     6 pieces: ELTvELT (5.12 G slots) in 1,383 s with 2 threads on a \
+                     2-core Intel Xeon VM, 2026-12-01"
                 .into(),
         }
     }
@@ -77,15 +82,18 @@ impl Calibration {
         pool.install(|| generate(&opts(vec![m])))?;
         let seconds = start.elapsed().as_secs_f64();
         let slots = PositionIndex::new(m, &rules)?.size();
-        let ns_per_slot = seconds * 1e9 * threads as f64 / slots as f64;
+        let measured = seconds * 1e9 * threads as f64 / slots as f64;
         let default = Calibration::default();
+        // The 4-piece rate is the one measured; the others are scaled by
+        // this machine's speed against the built-in one.
+        let scale = measured / default.ns_per_slot_small;
         Ok(Calibration {
-            ns_per_slot,
-            // Scaled by this machine's speed against the built-in one.
-            ns_per_slot_six: default.ns_per_slot_six * ns_per_slot / default.ns_per_slot,
+            ns_per_slot_small: measured,
+            ns_per_slot: default.ns_per_slot * scale,
+            ns_per_slot_six: default.ns_per_slot_six * scale,
             source: format!(
-                "measured on this machine: {m} with {threads} thread(s); 6 pieces scaled \
-                 from the built-in figures"
+                "measured on this machine: {m} with {threads} thread(s); 5 and 6 pieces \
+                 scaled from the built-in figures"
             ),
         })
     }
@@ -93,12 +101,39 @@ impl Calibration {
     /// Estimated seconds to solve `slots` slots of a material of `pieces`
     /// pieces with `threads` threads.
     pub fn seconds(&self, slots: u64, pieces: u32, threads: usize) -> f64 {
-        let ns = if pieces >= 6 {
-            self.ns_per_slot_six
-        } else {
-            self.ns_per_slot
-        };
-        slots as f64 * ns / 1e9 / threads.max(1) as f64
+        slots as f64 * self.ns_for(pieces) / 1e9 / threads.max(1) as f64
+    }
+
+    /// Nanoseconds per index slot per thread for a material of `pieces`.
+    pub fn ns_for(&self, pieces: u32) -> f64 {
+        match pieces {
+            0..=4 => self.ns_per_slot_small,
+            5 => self.ns_per_slot,
+            _ => self.ns_per_slot_six,
+        }
+    }
+
+    /// The rates an estimate over materials of `piece_counts` pieces uses,
+    /// as a user reads them: `126 ns up to 4 pieces, 260 ns at 5`.
+    pub fn describe(&self, piece_counts: impl IntoIterator<Item = u32>) -> String {
+        let mut classes: Vec<(u8, String)> = piece_counts
+            .into_iter()
+            .map(|p| match p {
+                0..=4 => (
+                    0,
+                    format!("{:.0} ns up to 4 pieces", self.ns_per_slot_small),
+                ),
+                5 => (1, format!("{:.0} ns at 5", self.ns_per_slot)),
+                _ => (2, format!("{:.0} ns from 6", self.ns_per_slot_six)),
+            })
+            .collect();
+        classes.sort();
+        classes.dedup();
+        classes
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -255,6 +290,13 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
 /// `docs/lab/2026-12-01-six-pieces.md`.
 const SIX_PIECE_NS: f64 = 540.0;
 
+/// Nanoseconds per index slot per thread up to 4 pieces: every table up to
+/// 4 pieces (4,956,904,914 slots) in 303–325 s of wall time on 2 threads
+/// (`generate --max-pieces 4`, two runs; see `docs/performance.md`), wall
+/// time × threads as the other figures are. The 5-piece rate (260) had
+/// been used for them, and planned 0.4 core-hours for what took 0.17.
+const SMALL_NS: f64 = 126.0;
+
 /// Bytes of memory per index slot at the peak of a solve in memory, as
 /// measured (see [`peak_memory_bytes`]).
 pub const PEAK_BYTES_PER_SLOT: f64 = 2.75;
@@ -294,6 +336,18 @@ mod tests {
             let peak = (kib * 1024) as f64;
             assert!(est >= peak && est <= 1.2 * peak, "{slots}: {est} vs {peak}");
         }
+    }
+
+    #[test]
+    fn the_time_estimate_of_every_table_up_to_4_pieces_is_the_measured_run() {
+        // Measured: 303-325 s of wall time on 2 threads (docs/performance.md),
+        // 0.168-0.181 core-hours. The 5-piece rate planned 0.36.
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Ruleset::standard();
+        let list = Plan::request(&rules, Some(4), &[]);
+        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        let hours = plan.core_seconds() / 3600.0;
+        assert!((0.15..=0.20).contains(&hours), "{hours} core-hours");
     }
 
     #[test]
