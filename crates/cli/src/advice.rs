@@ -113,6 +113,45 @@ fn table_hint(t: &TableError) -> Option<String> {
     }
 }
 
+/// When the most memory-hungry material of `plan` needs more than this
+/// machine has (and no `--mem` bounds it), what to do: a `--mem` that keeps
+/// its working arrays in files, and the least that still needs in memory.
+pub fn memory_advice(plan: &jungletb_solver::Plan) -> Option<String> {
+    memory_advice_for(plan, jungletb_solver::machine_memory()?)
+}
+
+/// [`memory_advice`] on a machine of `machine` bytes.
+fn memory_advice_for(plan: &jungletb_solver::Plan, machine: u64) -> Option<String> {
+    let largest = plan.largest()?;
+    if largest.memory_bytes <= machine {
+        return None;
+    }
+    let least = jungletb_solver::minimum_memory(largest.slots);
+    let human = crate::common::human_bytes;
+    let head = format!(
+        "{} needs about {} of memory, more than this machine's {}",
+        largest.material,
+        human(largest.memory_bytes),
+        human(machine)
+    );
+    Some(if least > machine {
+        format!(
+            "{head}, and even with its working arrays in files (--mem) it needs {}: it cannot \
+             be solved here",
+            human(least)
+        )
+    } else {
+        // Three quarters of the machine: room for the page cache the
+        // files are read through.
+        format!(
+            "{head}: `--mem {}M` keeps its working arrays in files beside the tables (slower; \
+             at least {} stays in memory)",
+            machine * 3 / 4 >> 20,
+            human(least)
+        )
+    })
+}
+
 /// What to do about a damaged table at `path`: the command that replaces
 /// it, which keeps the damaged file aside.
 fn damaged_hint(path: &Path) -> String {
@@ -141,6 +180,24 @@ fn damaged_hint(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_beyond_the_machines_memory_names_the_mem_that_runs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = jungletb_indexer::Material::with_dependencies(&["ELTvELT".parse().unwrap()]);
+        let rules = jungletb_rules::Ruleset::standard();
+        let cal = jungletb_solver::Calibration::default();
+        let plan = jungletb_solver::Plan::new(dir.path(), &rules, list, cal).unwrap();
+        // About 13.6 GiB at the peak, 1.3 GiB at the least.
+        assert_eq!(memory_advice_for(&plan, 64 << 30), None);
+        let eight = memory_advice_for(&plan, 8 << 30).expect("advice on 8 GiB");
+        assert!(
+            eight.starts_with("ELTvELT needs about") && eight.contains("`--mem 6144M`"),
+            "{eight}"
+        );
+        let tiny = memory_advice_for(&plan, 512 << 20).expect("advice on 512 MiB");
+        assert!(tiny.contains("cannot be solved here"), "{tiny}");
+    }
 
     #[test]
     fn a_damaged_table_names_the_command_that_replaces_it() {

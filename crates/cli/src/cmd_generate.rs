@@ -71,8 +71,16 @@ pub fn run(a: Args) -> CmdResult {
         mem: a.mem,
         check_space: !a.no_space_check,
     };
+    let plan = plan_of(&opts)?;
+    // A solve that needs more memory than the machine has would page or be
+    // killed: refused, with the --mem that runs it, unless --mem is given.
+    if opts.mem.is_none() {
+        if let Some(advice) = crate::advice::memory_advice(&plan) {
+            return Err(anyhow!("{advice}"));
+        }
+    }
     if !a.quiet {
-        announce(&opts, a.threads)?;
+        announce(&plan, a.threads);
     }
     // Ctrl-C: finished tables are safe (they appear only by atomic rename)
     // and the next run clears what this one leaves; say so, and leave the
@@ -104,21 +112,30 @@ pub fn run(a: Args) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// States the size of a long run and an estimate of its time before it
-/// starts (runs estimated under a minute start silently).
-fn announce(opts: &GenerateOptions, threads: Option<usize>) -> anyhow::Result<()> {
+/// The plan of what `opts` still has to solve (built-in calibration).
+fn plan_of(opts: &GenerateOptions) -> anyhow::Result<Plan> {
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| opts.rules.animal_allowed(a))
     } else {
         Material::with_dependencies(&opts.materials)
     };
-    let plan = Plan::new(&opts.root, &opts.rules, list, Calibration::default())?;
+    Ok(Plan::new(
+        &opts.root,
+        &opts.rules,
+        list,
+        Calibration::default(),
+    )?)
+}
+
+/// States the size of a long run and an estimate of its time before it
+/// starts (runs estimated under a minute start silently).
+fn announce(plan: &Plan, threads: Option<usize>) {
     let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
     let seconds = plan.core_seconds() / threads as f64;
     if seconds >= 60.0 {
         let slots: u64 = plan.entries.iter().map(|e| e.slots).sum();
         let memory = plan.largest_memory();
-        let rate = rates(&plan);
+        let rate = rates(plan);
         eprintln!(
             "{} to solve ({} present): {slots} index slots, about {} on {threads} thread(s), up to {} of memory per table (estimates: {rate} per slot per thread, see `jungletb plan`)",
             count(plan.entries.len(), "table", "tables"),
@@ -127,7 +144,6 @@ fn announce(opts: &GenerateOptions, threads: Option<usize>) -> anyhow::Result<()
             human_bytes(memory),
         );
     }
-    Ok(())
 }
 
 /// The rates an estimate of `plan` used, as the announcement says them:

@@ -73,9 +73,10 @@ fn generate_cost(
         return Ok(String::new());
     }
     let memory = plan.largest_memory();
+    let warning = crate::advice::memory_advice(&plan).map_or(String::new(), |m| format!("; {m}"));
     Ok(format!(
         " (it also builds the {} smaller tables it needs that are missing: about {} on this \
-         machine's {} cores and up to {} of memory, by `jungletb plan`'s estimate)",
+         machine's {} cores and up to {} of memory, by `jungletb plan`'s estimate{warning})",
         plan.entries.len().saturating_sub(1),
         duration(seconds),
         rayon::current_num_threads(),
@@ -130,7 +131,11 @@ fn probe_hint(a: &Args, text: &str, f: &Failure) -> Option<String> {
             let material = Material::of_position(&pos)?;
             let rules = a.rules.resolve_in(Some(&a.tables.path)).ok()?;
             Some(match generate_cost(&a.tables.path, &rules, material) {
-                Err(too_large) => format!("no table can hold this position: {too_large}"),
+                Err(too_large) => format!(
+                    "no table can hold this position of {} pieces: {too_large} (tables are made \
+                     up to 6 pieces so far)",
+                    material.piece_count()
+                ),
                 Ok(cost) => format!(
                     "generate it with `{generate} --material {material}`{cost}, or point \
                      --tables (or JUNGLETB_TABLES) at the tables"

@@ -67,7 +67,9 @@ pub use generate::{
     generate, generate_until, generate_with, GenerateEvent, GenerateOptions, GenerateReport,
     MaterialReport,
 };
-pub use plan::{peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT};
+pub use plan::{
+    machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT,
+};
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
 pub use solve::{
     in_memory_bytes, minimum_memory, solve_material, solve_material_until, solve_material_with,

@@ -258,6 +258,11 @@ impl Plan {
             .unwrap_or(0)
     }
 
+    /// The entry that needs the most memory, if any.
+    pub fn largest(&self) -> Option<&PlanEntry> {
+        self.entries.iter().max_by_key(|e| e.memory_bytes)
+    }
+
     /// Total estimated core-seconds.
     pub fn core_seconds(&self) -> f64 {
         // `+ 0.0`: the sum of no f64 is -0.0, which would print as "-0.0".
@@ -399,5 +404,31 @@ mod tests {
         assert_eq!(req.last(), Some(&m4));
         let e = damaged.entries.iter().find(|e| e.material == m).unwrap();
         assert_ne!(e.reason, "missing");
+    }
+}
+
+/// The machine's physical memory in bytes (`MemTotal` of `/proc/meminfo`),
+/// or `None` where it cannot be read (not Linux): what a plan's memory is
+/// held against before a solve would page or be killed.
+pub fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    memtotal_bytes(&text)
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn memtotal_bytes(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod memory_tests {
+    #[test]
+    fn memtotal_is_read_in_bytes() {
+        let text = "MemTotal:       24576000 kB\nMemFree:  100 kB\n";
+        assert_eq!(super::memtotal_bytes(text), Some(24_576_000 * 1024));
+        assert_eq!(super::memtotal_bytes("MemFree: 1 kB\n"), None);
+        assert!(super::machine_memory().is_some_and(|m| m > 0));
     }
 }
