@@ -146,7 +146,7 @@ fn memory_advice_for(plan: &jungletb_solver::Plan, machine: u64) -> Option<Strin
         format!(
             "{head}: `--mem {}M` keeps its working arrays in files beside the tables (slower; \
              at least {} stays in memory)",
-            machine * 3 / 4 >> 20,
+            (machine * 3 / 4) >> 20,
             human(least)
         )
     })
