@@ -190,3 +190,32 @@ fn errors_keep_their_causes() {
         Some(jungletb::tablebase::TableError::Missing(_))
     ));
 }
+
+#[test]
+fn coverage_says_what_is_complete_and_what_is_partial() {
+    use jungletb::indexer::Material;
+    let rules = jungletb::rules::Ruleset::standard();
+    let mut materials: Vec<Material> = Material::all(2, |_| true);
+    materials.push("ERvT".parse().unwrap());
+    let root = crate::fixture::generate_tables(&rules, materials);
+    let tb = jungletb::tablebase::Tablebase::open(root.path(), rules).unwrap();
+    let c = tb.coverage();
+    assert_eq!((c.complete, c.max_pieces()), (2, 3));
+    let partial: Vec<_> = c
+        .partial()
+        .map(|p| (p.pieces, p.present, p.total))
+        .collect();
+    assert_eq!(partial, vec![(3, 1, 224)]);
+    assert_eq!(
+        c.describe(),
+        "tables up to 2 pieces, and 1 of the 224 with 3"
+    );
+    // An empty rule-set directory covers nothing.
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::create_dir(empty.path().join("standard")).unwrap();
+    let none =
+        jungletb::tablebase::Tablebase::open(empty.path(), jungletb::rules::Ruleset::standard())
+            .unwrap()
+            .coverage();
+    assert_eq!((none.complete, none.max_pieces()), (0, 0));
+}

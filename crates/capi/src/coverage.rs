@@ -46,17 +46,7 @@ pub unsafe extern "C" fn jtb_max_pieces(tb: *const JtbTablebase) -> c_int {
             Ok(t) => t,
             Err(c) => return c,
         };
-        for k in 2..=16u32 {
-            let all = Material::all(k, |a| tb.rules().animal_allowed(a));
-            if !all
-                .iter()
-                .filter(|m| m.piece_count() == k)
-                .all(|&m| covered(tb, m))
-            {
-                break;
-            }
-            n = k as c_int;
-        }
+        n = tb.coverage().complete as c_int;
         JTB_OK
     });
     n

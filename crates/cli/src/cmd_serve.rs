@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 use jungletb_rules::Ruleset;
 use jungletb_server::{serve, Served, ServerConfig};
-use jungletb_tablebase::{table_files, Tablebase};
+use jungletb_tablebase::{Coverage, Tablebase};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -49,25 +49,19 @@ pub struct Args {
 /// A rule set to serve, with its tables if they are there.
 fn served(root: &std::path::Path, rules: Ruleset, generate_args: String) -> Served {
     let tables = Tablebase::open(root, rules.clone()).map(Arc::new);
-    // The most pieces of a table there (what visitors are told).
-    let max_pieces = tables
-        .as_ref()
-        .ok()
-        .and_then(|tb| table_files(tb.dir()).ok())
-        .into_iter()
-        .flatten()
-        .filter_map(|f| {
-            let stem = f.file_stem()?.to_str()?.to_string();
-            stem.parse::<jungletb_indexer::Material>().ok()
-        })
-        .map(|m| m.piece_count())
-        .max()
-        .unwrap_or(0);
+    // Which tables are there (what visitors are told).
+    let coverage = tables.as_ref().map_or(
+        Coverage {
+            complete: 0,
+            counts: Vec::new(),
+        },
+        |tb| tb.coverage(),
+    );
     Served {
         label: rules.label(),
         rules,
         tables,
-        max_pieces,
+        coverage,
         generate_args,
     }
 }
@@ -128,7 +122,7 @@ pub fn run(a: Args) -> CmdResult {
         let with: Vec<String> = rulesets
             .iter()
             .filter(|s| s.tables.is_ok())
-            .map(|s| format!("{} (up to {} pieces)", s.label, s.max_pieces))
+            .map(|s| format!("{} ({})", s.label, s.coverage.describe()))
             .collect();
         let without: Vec<&str> = rulesets
             .iter()

@@ -334,6 +334,27 @@ fn stats_map_board_and_custom_rule_sets() {
         .find(|r| r["label"].as_str().unwrap().starts_with("standard-custom"))
         .expect("custom rule set listed");
     assert_eq!(custom["tables"], true);
+    // Complete up to 2 pieces, nothing partial; standard up to 3.
+    assert_eq!(
+        (
+            custom["complete_pieces"].as_u64(),
+            custom["partial"].as_array().map(|p| p.len())
+        ),
+        (Some(2), Some(0))
+    );
+    let standard = &list["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == "standard")
+        .unwrap();
+    assert_eq!(
+        (
+            standard["complete_pieces"].as_u64(),
+            standard["max_pieces"].as_u64()
+        ),
+        (Some(3), Some(3))
+    );
     let label = custom["label"].as_str().unwrap();
     let (status, a) = server.json(&format!("/api/{label}?position=7/7/7/7/7/7/7/7/E5r_w"));
     assert_eq!(status, 200, "{a}");
@@ -619,7 +640,10 @@ fn start_up_is_one_line_and_requests_are_logged_with_time_and_client() {
     // One line: where, what (leiden and popular have no tables here: named,
     // not an error each).
     assert!(first.starts_with("listening on http://"), "{first}");
-    assert!(first.contains("standard (up to 3 pieces)"), "{first}");
+    assert!(
+        first.contains("standard (tables up to 3 pieces)"),
+        "{first}"
+    );
     assert!(first.contains("no tables for leiden, popular"), "{first}");
     let addr = first
         .strip_prefix("listening on http://")

@@ -110,8 +110,8 @@ impl ApiError {
                 ApiError::not_found(
                     ErrorKind::MissingTable,
                     format!(
-                        "this server has no table for {name}: it has tables up to {} pieces",
-                        served.max_pieces
+                        "this server has no table for {name}: it has {}",
+                        served.coverage.describe()
                     ),
                 )
             }
@@ -464,7 +464,13 @@ async fn rulesets(State(state): State<Shared>) -> Response {
             json!({
                 "label": s.label,
                 "tables": s.tables.is_ok(),
-                "max_pieces": s.tables.is_ok().then_some(s.max_pieces),
+                "max_pieces": s.tables.is_ok().then_some(s.coverage.max_pieces()),
+                // Every table up to this many pieces is there; `partial`
+                // lists the piece counts above it with some tables.
+                "complete_pieces": s.tables.is_ok().then_some(s.coverage.complete),
+                "partial": s.coverage.partial().map(|c| json!({
+                    "pieces": c.pieces, "present": c.present, "total": c.total,
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();

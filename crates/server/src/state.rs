@@ -4,7 +4,7 @@
 use crate::cache::ResponseCache;
 use crate::metrics::Metrics;
 use jungletb_rules::Ruleset;
-use jungletb_tablebase::{ProbeError, Tablebase};
+use jungletb_tablebase::{Coverage, ProbeError, Tablebase};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
@@ -18,9 +18,9 @@ pub struct Served {
     /// Its tables, or why there are none (answered with 404; the details
     /// go to the server's log, not to visitors).
     pub tables: Result<Arc<Tablebase>, ProbeError>,
-    /// The most pieces of a table it has (what visitors are told when a
-    /// table is missing).
-    pub max_pieces: u32,
+    /// Which of its tables are there, by piece count (what visitors are
+    /// told when a table is missing; empty without tables).
+    pub coverage: Coverage,
     /// The `jungletb generate` arguments that select this rule set (for the
     /// server log's "generate it with" hints).
     pub generate_args: String,

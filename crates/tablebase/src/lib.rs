@@ -27,6 +27,7 @@
 #![warn(missing_debug_implementations)]
 #![warn(missing_docs)]
 
+mod coverage;
 mod error;
 mod evaluation;
 mod game_over;
@@ -38,6 +39,7 @@ mod table;
 mod tablebase;
 mod writer;
 
+pub use coverage::{Coverage, PieceCount};
 pub use error::ProbeError;
 pub use evaluation::{Evaluation, RootMove};
 pub use game_over::GameOver;
