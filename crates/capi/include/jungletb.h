@@ -119,6 +119,8 @@ typedef struct jtb_root_move {
     int8_t wdl;        /* JTB_WIN, JTB_DRAW or JTB_LOSS */
     uint16_t plies;    /* distance; 0 for a draw */
     char text[5];      /* "a3a4" and NUL */
+    uint8_t capture;   /* 1 if the move captures, else 0 */
+    uint8_t den;       /* 1 if the move enters the enemy den (a win), else 0 */
 } jtb_root_move;
 
 /*
@@ -183,6 +185,7 @@ int jtb_version_number(void);
  * some 4-piece ones gives 3, so ask jtb_has_table_for per position. */
 int jtb_has_table(const jtb_tablebase *tb, const char *material);
 int jtb_has_table_for(const jtb_tablebase *tb, const char *position);
+int jtb_has_table_for_position(const jtb_tablebase *tb, const jtb_position *pos);
 int jtb_max_pieces(const jtb_tablebase *tb);
 
 /* Opens every table present of up to max_pieces pieces now (see Costs
@@ -196,8 +199,12 @@ int jtb_preload(const jtb_tablebase *tb, int max_pieces);
  * -1 (not over, or a draw under no_move=draw). The probes answer a game
  * ended by a den entry or a side without pieces with JTB_ERR_GAME_OVER;
  * a side to move without a legal move is in its table and probes JTB_OK
- * with its value: a loss in 0 plies (a draw under no_move=draw). */
+ * with its value: a loss in 0 plies (a draw under no_move=draw). A
+ * position no game reaches (a piece on the enemy den with its own side to
+ * move, both dens entered) is JTB_ERR_POSITION here and in every probe. */
 int jtb_game_over(const jtb_tablebase *tb, const char *position, int *reason, int *winner);
+int jtb_game_over_position(const jtb_tablebase *tb, const jtb_position *pos, int *reason,
+                           int *winner);
 
 /* Value only (the fast path for search). */
 int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);

@@ -42,13 +42,21 @@ pub(crate) fn guard(f: impl FnOnce() -> c_int) -> c_int {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| fail(JTB_ERR_INTERNAL, "internal error"))
 }
 
-/// A finished game is one answer whatever ended it: `JTB_ERR_GAME_OVER`.
+/// A finished game is one answer whatever ended it: `JTB_ERR_GAME_OVER`;
+/// one that cannot have been reached (a piece on the enemy den with its
+/// own side to move, both dens entered) is `JTB_ERR_POSITION`, as in
+/// `jtb_game_over`.
 pub(crate) fn check_not_over(tb: &Tablebase, pos: &Position) -> Result<(), c_int> {
     let board = tb.rules().board();
-    if let Some((p, s)) = pos
+    let on_den = pos
         .pieces()
-        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()))
-    {
+        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
+    let no_pieces = pos.count(Color::White) == 0 || pos.count(Color::Black) == 0;
+    if on_den.is_some() || no_pieces {
+        pos.validate_reachable(tb.rules())
+            .map_err(|e| fail(JTB_ERR_POSITION, e.to_string()))?;
+    }
+    if let Some((p, s)) = on_den {
         return Err(fail(
             JTB_ERR_GAME_OVER,
             format!(
@@ -57,7 +65,7 @@ pub(crate) fn check_not_over(tb: &Tablebase, pos: &Position) -> Result<(), c_int
             ),
         ));
     }
-    if pos.count(Color::White) == 0 || pos.count(Color::Black) == 0 {
+    if no_pieces {
         return Err(fail(
             JTB_ERR_GAME_OVER,
             "game over: a side has no pieces left",
@@ -139,6 +147,17 @@ pub(crate) unsafe fn tablebase_and_struct<'a>(
 ) -> Result<(&'a Tablebase, Position), c_int> {
     // SAFETY: forwarded contract.
     let tb = unsafe { base(tb) }?;
+    // SAFETY: forwarded contract.
+    let pos = unsafe { position_of_struct(pos) }?;
+    check_not_over(tb, &pos)?;
+    Ok((tb, pos))
+}
+
+/// The position a `jtb_position` describes (not checked against rules).
+///
+/// # Safety
+/// `pos` is NULL or valid.
+pub(crate) unsafe fn position_of_struct(pos: *const JtbPosition) -> Result<Position, c_int> {
     if pos.is_null() {
         return Err(fail(JTB_ERR_ARGUMENT, "NULL position"));
     }
@@ -169,7 +188,5 @@ pub(crate) unsafe fn tablebase_and_struct<'a>(
             }
         }
     }
-    let pos = Position::from_pieces(&pieces, side).map_err(|e| fail(JTB_ERR_POSITION, e))?;
-    check_not_over(tb, &pos)?;
-    Ok((tb, pos))
+    Position::from_pieces(&pieces, side).map_err(|e| fail(JTB_ERR_POSITION, e))
 }

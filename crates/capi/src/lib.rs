@@ -10,8 +10,8 @@ mod args;
 mod coverage;
 
 pub use coverage::{
-    jtb_game_over, jtb_has_table, jtb_has_table_for, jtb_max_pieces, jtb_preload,
-    jtb_probe_wdl_many,
+    jtb_game_over, jtb_game_over_position, jtb_has_table, jtb_has_table_for,
+    jtb_has_table_for_position, jtb_max_pieces, jtb_preload, jtb_probe_wdl_many,
 };
 
 use args::{
@@ -66,6 +66,7 @@ pub struct JtbPosition {
 
 /// A legal move and its value (see the header).
 #[repr(C)]
+#[derive(Debug, Clone, Copy)]
 pub struct JtbRootMove {
     /// From-square.
     pub from: u8,
@@ -77,6 +78,10 @@ pub struct JtbRootMove {
     pub plies: u16,
     /// The move as text, NUL-terminated.
     pub text: [c_char; 5],
+    /// 1 if the move captures, else 0.
+    pub capture: u8,
+    /// 1 if the move enters the opponent's den (and so wins), else 0.
+    pub den: u8,
 }
 
 /// How a tablebase reads its tables and how much it may hold (see the
@@ -493,6 +498,8 @@ unsafe fn root_into(
                 wdl: w as i8,
                 plies: n as u16,
                 text: t,
+                capture: rm.mv.captured.is_some() as u8,
+                den: tb.rules().board().is_den(rm.mv.to) as u8,
             };
         }
     }

@@ -76,6 +76,8 @@ fn every_entry_point_answers_and_fails_cleanly() {
                 wdl: 0,
                 plies: 0,
                 text: [0; 5],
+                capture: 0,
+                den: 0,
             })
             .collect();
         let mut count = 0usize;
@@ -538,4 +540,149 @@ fn a_finished_game_says_why_and_who_won() {
         );
         jtb_close(tb);
     }
+}
+
+#[test]
+fn a_position_no_game_reaches_is_a_bad_position_in_every_call() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    // White on Black's den with White to move: no game gets there.
+    let text = c("3E3/7/7/7/7/7/7/7/6r w");
+    let mut pos = struct_position();
+    unsafe {
+        assert_eq!(jtb_position_from_text(text.as_ptr(), &mut pos), JTB_OK);
+        let (mut wdl, mut plies, mut r, mut w) = (9, 9, 9, 9);
+        assert_eq!(
+            jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_POSITION
+        );
+        assert!(last_error().contains("den"), "{}", last_error());
+        assert_eq!(jtb_probe_wdl_position(tb, &pos, &mut wdl), JTB_ERR_POSITION);
+        assert_eq!(
+            jtb_game_over(tb, text.as_ptr(), &mut r, &mut w),
+            JTB_ERR_POSITION
+        );
+        assert_eq!(
+            jtb_game_over_position(tb, &pos, &mut r, &mut w),
+            JTB_ERR_POSITION
+        );
+        // The same with Black to move is a finished game everywhere.
+        let text = c("3E3/7/7/7/7/7/7/7/6r b");
+        assert_eq!(jtb_position_from_text(text.as_ptr(), &mut pos), JTB_OK);
+        assert_eq!(
+            jtb_probe(tb, text.as_ptr(), &mut wdl, &mut plies),
+            JTB_ERR_GAME_OVER
+        );
+        assert_eq!(
+            jtb_probe_wdl_position(tb, &pos, &mut wdl),
+            JTB_ERR_GAME_OVER
+        );
+        assert_eq!(jtb_game_over_position(tb, &pos, &mut r, &mut w), JTB_OK);
+        assert_eq!((r, w), (1, 0)); // White won
+        jtb_close(tb);
+    }
+}
+
+#[test]
+fn struct_forms_answer_as_the_text_forms() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    for text in [
+        "7/7/7/7/7/7/2E4/7/6r b",  // 2 pieces: present
+        "7/7/7/7/7/7/2E4/7/5Lr b", // 3 pieces: absent
+        "3E3/7/7/7/7/7/7/7/6r b",  // over: needs no table
+        "7/7/7/7/7/7/7/7/E6 b",    // Black has no pieces
+    ] {
+        let t = c(text);
+        let mut pos = struct_position();
+        let (mut r1, mut w1, mut r2, mut w2) = (9, 9, 8, 8);
+        unsafe {
+            assert_eq!(jtb_position_from_text(t.as_ptr(), &mut pos), JTB_OK);
+            assert_eq!(
+                jtb_has_table_for(tb, t.as_ptr()),
+                jtb_has_table_for_position(tb, &pos),
+                "{text}"
+            );
+            assert_eq!(jtb_game_over(tb, t.as_ptr(), &mut r1, &mut w1), JTB_OK);
+            assert_eq!(jtb_game_over_position(tb, &pos, &mut r2, &mut w2), JTB_OK);
+        }
+        assert_eq!((r1, w1), (r2, w2), "{text}");
+    }
+    unsafe {
+        let t = c("7/7/7/7/7/7/2E4/7/5Lr b");
+        let mut pos = struct_position();
+        assert_eq!(jtb_position_from_text(t.as_ptr(), &mut pos), JTB_OK);
+        assert_eq!(jtb_has_table_for_position(tb, &pos), 0);
+        pos.side_to_move = 7;
+        assert_eq!(jtb_has_table_for_position(tb, &pos), 0);
+        assert!(last_error().contains("side_to_move"), "{}", last_error());
+        let (mut r, mut w) = (0, 0);
+        assert_eq!(
+            jtb_game_over_position(tb, &pos, &mut r, &mut w),
+            JTB_ERR_POSITION
+        );
+        assert_eq!(
+            jtb_game_over_position(tb, std::ptr::null(), &mut r, &mut w),
+            JTB_ERR_ARGUMENT
+        );
+        jtb_close(tb);
+    }
+}
+
+#[test]
+fn root_moves_say_which_capture_and_which_enter_the_den() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    // White Lion d8 beside Black's den d9, Black Rat e8 beside it.
+    let text = c("7/3Lr2/7/7/7/7/7/7/7 w");
+    let mut moves = vec![
+        JtbRootMove {
+            from: 0,
+            to: 0,
+            wdl: 0,
+            plies: 0,
+            text: [0; 5],
+            capture: 9,
+            den: 9,
+        };
+        JTB_MAX_MOVES
+    ];
+    let mut count = 0;
+    unsafe {
+        assert_eq!(
+            jtb_probe_root(
+                tb,
+                text.as_ptr(),
+                moves.as_mut_ptr(),
+                JTB_MAX_MOVES,
+                &mut count
+            ),
+            JTB_OK,
+            "{}",
+            last_error()
+        );
+        jtb_close(tb);
+    }
+    let flags: Vec<(String, u8, u8)> = moves[..count]
+        .iter()
+        .map(|m| {
+            let t = unsafe { CStr::from_ptr(m.text.as_ptr()) };
+            (t.to_str().unwrap().to_string(), m.capture, m.den)
+        })
+        .collect();
+    for (mv, capture, den) in &flags {
+        let want = match mv.as_str() {
+            "d8d9" => (0, 1),
+            "d8e8" => (1, 0),
+            _ => (0, 0),
+        };
+        assert_eq!((*capture, *den), want, "{mv}: {flags:?}");
+    }
+    assert!(flags.iter().any(|f| f.0 == "d8d9") && flags.iter().any(|f| f.0 == "d8e8"));
 }

@@ -114,3 +114,68 @@ fn c_example_agrees_with_the_cli() {
         .unwrap();
     assert_eq!(c.status.code(), Some(1));
 }
+
+/// The header's structs have the Rust structs' sizes and field offsets, as
+/// the system C compiler lays them out (a field added on one side only
+/// would shift every later one).
+#[test]
+fn the_header_lays_out_structs_as_the_library_does() {
+    use jungletb_c::{JtbOptions, JtbPosition, JtbRootMove};
+    use std::mem::{offset_of, size_of};
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("layout.c");
+    std::fs::write(
+        &src,
+        r#"#include <stddef.h>
+#include <stdio.h>
+#include "jungletb.h"
+int main(void) {
+    printf("%zu %zu %zu\n", sizeof(jtb_position), offsetof(jtb_position, side_to_move),
+           sizeof(jtb_options));
+    printf("%zu %zu %zu %zu\n", offsetof(jtb_options, max_mapped_bytes),
+           offsetof(jtb_options, max_open_files), offsetof(jtb_options, max_decoded_bytes),
+           sizeof(jtb_root_move));
+    printf("%zu %zu %zu %zu %zu %zu\n", offsetof(jtb_root_move, to), offsetof(jtb_root_move, wdl),
+           offsetof(jtb_root_move, plies), offsetof(jtb_root_move, text),
+           offsetof(jtb_root_move, capture), offsetof(jtb_root_move, den));
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("layout");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let st = Command::new(&cc)
+        .arg(format!(
+            "-I{}",
+            root().join("crates/capi/include").display()
+        ))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("a C compiler (cc) is installed");
+    assert!(st.success());
+    let out = Command::new(&exe).output().unwrap();
+    let c: Vec<usize> = String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let rust = vec![
+        size_of::<JtbPosition>(),
+        offset_of!(JtbPosition, side_to_move),
+        size_of::<JtbOptions>(),
+        offset_of!(JtbOptions, max_mapped_bytes),
+        offset_of!(JtbOptions, max_open_files),
+        offset_of!(JtbOptions, max_decoded_bytes),
+        size_of::<JtbRootMove>(),
+        offset_of!(JtbRootMove, to),
+        offset_of!(JtbRootMove, wdl),
+        offset_of!(JtbRootMove, plies),
+        offset_of!(JtbRootMove, text),
+        offset_of!(JtbRootMove, capture),
+        offset_of!(JtbRootMove, den),
+    ];
+    assert_eq!(c, rust);
+}

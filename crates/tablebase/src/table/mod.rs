@@ -226,21 +226,8 @@ impl Table {
         if len == 0 {
             return Err(TableError::NotATable(path.to_path_buf()));
         }
-        let source = match backend {
-            Backend::Mmap => {
-                // SAFETY: the map is read-only. Table files are written once
-                // under a temporary name and renamed into place, never
-                // modified in place, so the mapped bytes do not change while
-                // mapped (unless another program writes them, which no
-                // jungletb tool does).
-                let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-                #[cfg(unix)]
-                let _ = map.advise(memmap2::Advice::Random);
-                Source::Map(map)
-            }
-            Backend::Pread => Source::File(file),
-        };
-        let header_bytes = read_range(&source, 0, len.min(1 << 16) as usize).map_err(io)?;
+        let mut header_bytes = vec![0; len.min(1 << 16) as usize];
+        read_exact_at(&file, &mut header_bytes, 0).map_err(io)?;
         let header = Header::parse(&header_bytes, len, path)?;
         let rules = Ruleset::from_canonical_string(&header.ruleset)
             .map_err(|e| corrupt(format!("rule set: {e}")))?;
@@ -261,13 +248,18 @@ impl Table {
         let offset = header.header_len as u64;
         // The payload checksum, in pieces (no need to hold a whole file);
         // skipped only for the unchanged file the caller verified before.
+        // Read from the file, not through a map: a map's pages touched
+        // here would stay in the process's resident set (5 GB for a
+        // 6-piece table) though probes need few of them.
         let mut crc = crc32fast::Hasher::new();
         let mut at = offset;
         let known = stamp.is_some() && stamp == verified;
+        let mut chunk = Vec::new();
         while at < len && !known {
-            let n = (len - at).min(1 << 20) as usize;
-            with_range(&source, at, n, |b| crc.update(b)).map_err(io)?;
-            at += n as u64;
+            chunk.resize((len - at).min(1 << 20) as usize, 0);
+            read_exact_at(&file, &mut chunk, at).map_err(io)?;
+            crc.update(&chunk);
+            at += chunk.len() as u64;
         }
         if !known && crc.finalize() != header.payload_crc {
             return Err(TableError::ChecksumMismatch {
@@ -275,6 +267,20 @@ impl Table {
                 part: "payload",
             });
         }
+        let source = match backend {
+            Backend::Mmap => {
+                // SAFETY: the map is read-only. Table files are written once
+                // under a temporary name and renamed into place, never
+                // modified in place, so the mapped bytes do not change while
+                // mapped (unless another program writes them, which no
+                // jungletb tool does).
+                let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+                #[cfg(unix)]
+                let _ = map.advise(memmap2::Advice::Random);
+                Source::Map(map)
+            }
+            Backend::Pread => Source::File(file),
+        };
         let layout = if header.compressed {
             let layout_error = |e| match e {
                 LayoutError::OldVersion => TableError::UnsupportedVersion {
