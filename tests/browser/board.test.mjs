@@ -100,6 +100,8 @@ try {
   await page.goBack();
   await page.waitForFunction((b) => document.getElementById("fen").value === b, before);
   await compareWithApi();
+  // Back to the built position: no move was played there.
+  assert.match(await page.textContent("#record"), /Moves played: \(none yet\)/, "Back clears the moves played");
   await page.goForward();
   await page.waitForFunction((a) => document.getElementById("fen").value === a, after);
   say(`played ${best} by clicks; back and forward restore the positions`);
@@ -193,6 +195,15 @@ try {
   const small = await page.$$eval("#palette button, .tabs button, #best", (bs) =>
     bs.map((b) => b.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length);
   assert.equal(small, 0, "tap targets of at least 44 px");
+  // The moves come right after the value and the buttons, in the first
+  // screen, before the editor.
+  const [movesTop, paletteTop] = await page.evaluate(() => [
+    document.getElementById("moves").getBoundingClientRect().top,
+    document.getElementById("palette").getBoundingClientRect().top,
+  ]);
+  assert.ok(movesTop < 844 && movesTop < paletteTop, `the moves list at ${movesTop} px, in the first screen, before the palette (${paletteTop})`);
+  const bestTopPhone = await page.$eval("#best", (b) => b.getBoundingClientRect().top);
+  assert.ok(bestTopPhone - valueBottom < 50, `no empty band under the value (${valueBottom} -> buttons at ${bestTopPhone})`);
   await page.screenshot({ path: `${outDir}/board-phone.png` });
   say(`phone: the value at ${Math.round(valueTop)}-${Math.round(valueBottom)} px, under the board, tap targets >= 44 px`);
   await page.setViewportSize({ width: 1100, height: 900 });
@@ -222,6 +233,42 @@ try {
   await page.click("#best");
   assert.match(await page.textContent("#error"), /The game is over .*no move to play/);
   say(`a missing table reads '${message}'; Best move on a finished game says why`);
+
+  // 10. Bad addresses are named, never answered as another position.
+  await page.goto(base + "/?ruleset=standard&position=7/7/7/7/x6/7/7/7/E5r_w");
+  await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
+  const malformed = await page.textContent("#error");
+  assert.match(malformed, /position in the address is not valid: rank 5: unexpected 'x'/, malformed);
+  assert.equal(await page.textContent("#value"), "No value");
+  await page.goto(base + "/?position=7/7/7/7/7/7/7/7/E5r_w&position=7/7/7/7/7/7/7/7/E5l_w");
+  await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
+  assert.match(await page.textContent("#error"), /gives position 2 times: it is ambiguous/);
+  assert.equal((await page.$$("#moves li")).length, 0, "an ambiguous address is not answered");
+  const icon = await fetch(base + "/favicon.ico");
+  assert.equal(icon.status, 200, "/favicon.ico");
+  assert.match(icon.headers.get("content-type"), /image\/svg\+xml/);
+  say("a malformed and a doubled position are named; the favicon is served");
+
+  // 11. Pieces are drawn as emoji where a font draws them in colour, as
+  //     letters where none does (here forced: a canvas that reads blank).
+  await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
+  await waitValue();
+  const glyph = await page.textContent('.sq[data-square="b3"] .glyph');
+  const letters = await page.evaluate(() => document.body.classList.contains("letters"));
+  assert.equal(glyph, letters ? "E" : "🐘\uFE0F", `the Elephant drawn as ${glyph}`);
+  const blank = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  blank.on("pageerror", (e) => errors.push(e.message));
+  await blank.addInitScript(() => {
+    CanvasRenderingContext2D.prototype.getImageData = function (x, y, w, h) { return new ImageData(w, h); };
+  });
+  await blank.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
+  await blank.waitForFunction(() => document.getElementById("value").dataset.category);
+  assert.equal(await blank.textContent('.sq[data-square="b3"] .glyph'), "E");
+  assert.equal(await blank.textContent('.sq[data-square="e7"] .glyph'), "T");
+  assert.equal(await blank.textContent('#palette button[data-tool="l"]'), "L");
+  await blank.screenshot({ path: `${outDir}/board-letters.png` });
+  await blank.close();
+  say(`pieces drawn as ${letters ? "letters (no emoji font here)" : "emoji"}; letters where no font draws them`);
 
   assert.deepEqual(errors, [], "no script errors on the page");
   say("passed");

@@ -7,6 +7,30 @@ const FILES = "abcdefg";
 // Each with U+FE0F, which asks for the colour (emoji) form: without it some
 // fonts draw the Rat as a monochrome outline beside coloured animals.
 const GLYPHS = { R: "🐭\uFE0F", C: "🐱\uFE0F", W: "🐺\uFE0F", D: "🐶\uFE0F", P: "🐆\uFE0F", T: "🐯\uFE0F", L: "🦁\uFE0F", E: "🐘\uFE0F" };
+// Where no font draws these in colour (a browser without an emoji font
+// shows empty boxes), the pieces carry their letters instead.
+const LETTERS = { R: "R", C: "C", W: "W", D: "D", P: "P", T: "T", L: "L", E: "E" };
+let glyphs = GLYPHS;
+
+// True if the browser draws the Elephant emoji in colour: a box or an
+// outline of a missing glyph has no coloured pixel.
+function emojiDrawn() {
+  try {
+    const c = document.createElement("canvas");
+    c.width = c.height = 32;
+    const g = c.getContext("2d", { willReadFrequently: true });
+    g.textBaseline = "top";
+    g.font = "28px sans-serif";
+    g.fillText(GLYPHS.E, 0, 0);
+    const d = g.getImageData(0, 0, 32, 32).data;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, gr, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+      if (a > 0 && Math.max(r, gr, b) - Math.min(r, gr, b) > 40) return true;
+    }
+  } catch (e) { /* no canvas: letters */ }
+  return false;
+}
+
 const NAMES = { R: "Rat", C: "Cat", W: "Wolf", D: "Dog", P: "Panther (Leopard)", T: "Tiger", L: "Lion", E: "Elephant" };
 const START = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w";
 const ORDER = "ELTPDWCR"; // strongest first, for material names and the palette
@@ -27,6 +51,7 @@ const state = {
   last: null, // the last move played, highlighted
   record: [], // the moves played since the position was set up, as text
   recordFrom: null, // the position the record starts from
+  urlError: null, // why the address's position could not be read
   line: null, // the line to the end of the shown position, as text
 };
 
@@ -85,18 +110,35 @@ function urlFor() {
   return "?" + q.toString();
 }
 
-function remember(replace) {
-  const url = urlFor();
-  if (url === location.search) return;
-  if (replace) history.replaceState(null, "", url); else history.pushState(null, "", url);
+// Each history entry keeps the moves played up to it, so that Back and
+// Forward show the record of the position they return to.
+function snapshot() {
+  return { record: state.record.map((m) => ({ ...m })), recordFrom: state.recordFrom, last: state.last };
 }
 
+function remember(replace) {
+  const url = urlFor();
+  if (url === location.search) { history.replaceState(snapshot(), "", url); return; }
+  if (replace) history.replaceState(snapshot(), "", url); else history.pushState(snapshot(), "", url);
+}
+
+// The address's parameters; one that is given twice is ambiguous and is
+// refused (the page does not pick one of them).
 function readUrl() {
   const q = new URLSearchParams(location.search);
+  state.urlError = null;
+  for (const key of ["ruleset", "position", "view", "square"]) {
+    const n = q.getAll(key).length;
+    if (n > 1) state.urlError = `The address gives ${key} ${n} times: it is ambiguous; give it once.`;
+  }
+  if (state.urlError) return;
   state.ruleset = q.get("ruleset") || state.ruleset;
   const text = q.get("position");
   if (text) {
-    try { Object.assign(state, fromNotation(text)); } catch (e) { showError(e.message); }
+    try { Object.assign(state, fromNotation(text)); } catch (e) {
+      state.board = {};
+      state.urlError = `The position in the address is not valid: ${e.message}.`;
+    }
   }
   state.view = q.get("view") || "moves";
   state.mapSquare = q.get("square");
@@ -128,7 +170,7 @@ function pieceElement(p) {
   const el = document.createElement("div");
   el.className = "piece " + (isWhite(p) ? "w" : "b");
   el.title = `${pieceName(p)}, rank ${rankOf(p)}`;
-  el.innerHTML = `<span class="glyph">${GLYPHS[p.toUpperCase()]}</span><span class="rank">${rankOf(p)}</span>`;
+  el.innerHTML = `<span class="glyph">${glyphs[p.toUpperCase()]}</span><span class="rank">${rankOf(p)}</span>`;
   return el;
 }
 
@@ -192,7 +234,7 @@ function drawPalette() {
     b.dataset.tool = tool ?? "play";
     if (tool && tool !== "x") {
       b.className = isWhite(tool) ? "w" : "b";
-      b.textContent = GLYPHS[tool.toUpperCase()];
+      b.textContent = glyphs[tool.toUpperCase()];
     } else b.textContent = tool === "x" ? "✕" : "▶ Play";
     if (state.tool === tool) b.classList.add("chosen");
     b.addEventListener("click", () => { state.tool = tool; state.from = null; drawPalette(); drawBoard(); });
@@ -385,6 +427,16 @@ async function loadLine(seq) {
 // ---- updating --------------------------------------------------------------
 
 async function refresh(replaceUrl) {
+  if (state.urlError) {
+    // Nothing is probed: the board is not what the address asked for.
+    $("value").textContent = "No value";
+    $("value").className = "";
+    $("value").dataset.category = "";
+    $("moves").textContent = "";
+    drawBoard();
+    showError(state.urlError);
+    return;
+  }
   remember(replaceUrl);
   $("fen").value = toNotation(state.board, state.side);
   document.querySelector(`input[name=side][value=${state.side}]`).checked = true;
@@ -418,6 +470,7 @@ async function refresh(replaceUrl) {
 
 // The board was set up anew: the record of moves starts again from it.
 function edited() {
+  state.urlError = null;
   state.record = [];
   state.recordFrom = null;
   state.last = null;
@@ -509,6 +562,10 @@ function drawRulesNote() {
 }
 
 async function start() {
+  if (!emojiDrawn()) {
+    glyphs = LETTERS;
+    document.body.classList.add("letters");
+  }
   try {
     const list = await api("/api/rulesets");
     const sel = $("ruleset");
@@ -564,7 +621,15 @@ async function start() {
     drawPalette();
     refresh();
   }));
-  window.addEventListener("popstate", () => { stopLine(); readUrl(); loadTerrain().then(() => refresh(true)); });
+  window.addEventListener("popstate", (e) => {
+    stopLine();
+    readUrl();
+    const s = e.state || { record: [], recordFrom: null, last: null };
+    state.record = s.record;
+    state.recordFrom = s.recordFrom;
+    state.last = s.last;
+    loadTerrain().then(() => refresh(true));
+  });
 }
 
 start();

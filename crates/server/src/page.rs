@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
+const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
 
 /// `GET /`: the board.
 pub async fn index() -> Response {
@@ -26,4 +27,17 @@ pub async fn asset(Path(file): Path<String>) -> Response {
         _ => return (StatusCode::NOT_FOUND, "no such asset").into_response(),
     };
     ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+/// `GET /favicon.svg` and `GET /favicon.ico`: the board's icon (an SVG
+/// under both names; browsers that ask for `/favicon.ico` read it too).
+pub async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        FAVICON_SVG,
+    )
+        .into_response()
 }

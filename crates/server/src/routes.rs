@@ -34,6 +34,8 @@ pub fn router(state: Shared) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/assets/{file}", get(page::asset))
+        .route("/favicon.svg", get(page::favicon))
+        .route("/favicon.ico", get(page::favicon))
         .route("/health", get(health))
         .route("/metrics", get(metrics))
         .route("/api/rulesets", get(rulesets))
