@@ -106,6 +106,19 @@ fn answer(tb: &Tablebase, text: &str) -> Result<Answer, Failure> {
     Ok(Answer { eval, line })
 }
 
+/// The number of pieces of a position whose table is missing because no
+/// index holds its material (the start position's 16 pieces).
+fn beyond_every_index(rules: &Ruleset, text: &str, f: &Failure) -> Option<u32> {
+    if f.kind != ErrorKind::MissingTable {
+        return None;
+    }
+    let material = Material::of_position(&parse_position(text).ok()?)?;
+    match jungletb_indexer::PositionIndex::new(material.canonical().0, rules) {
+        Err(jungletb_indexer::IndexError::TooLarge { .. }) => Some(material.piece_count()),
+        _ => None,
+    }
+}
+
 /// What to do about a failed position: for a missing table or rule set,
 /// the command that makes it, with this run's --tables, --ruleset and
 /// --rule options and the material as written.
@@ -216,18 +229,22 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
     writeln!(out, "Value: {} for {mover} (to move)", a.eval.value)?;
     if !a.eval.moves.is_empty() {
         writeln!(out, "Moves:")?;
+        let board = rules.board();
         for r in &a.eval.moves {
-            writeln!(
-                out,
-                "  {:<6} {}{}",
-                r.mv.to_string(),
-                r.value,
-                if r.mv.captured.is_some() {
-                    " (capture)"
-                } else {
-                    ""
-                }
-            )?;
+            // The piece's letter before the move, as in the line; what the
+            // move does after its value.
+            let piece = a
+                .eval
+                .position
+                .piece_at(r.mv.from)
+                .map_or(' ', |p| p.letter());
+            let marks = match (r.mv.captured.is_some(), board.is_den(r.mv.to)) {
+                (true, true) => " (capture, den)",
+                (true, false) => " (capture)",
+                (false, true) => " (den)",
+                (false, false) => "",
+            };
+            writeln!(out, "  {piece}{:<6} {}{marks}", r.mv.to_string(), r.value)?;
         }
     }
     writeln!(out, "Best moves: {}", moves_text(&best_moves(a)))?;
@@ -258,16 +275,23 @@ pub fn run(a: Args) -> CmdResult {
             (_, true) => writeln!(out, "{}", json_answer(&rules, text, &result))?,
             (Ok(ans), false) => write_text(&mut out, &rules, ans)?,
             (Err(f), false) => {
-                // The input is echoed once: a notation error already
-                // quotes it.
-                match f.kind {
-                    ErrorKind::Notation => {
-                        eprintln!("jungletb: error: {}", chain(f.error.as_ref()))
+                // The input is echoed once (a notation error may quote it
+                // already); a position no table can hold says so instead
+                // of naming a file that cannot exist.
+                let message = chain(f.error.as_ref());
+                if let Some(n) = beyond_every_index(&rules, text, f) {
+                    eprintln!(
+                        "jungletb: error: {text}: no table holds a position of {n} pieces \
+                         (tables are made up to 6 pieces; an index exists up to 7)"
+                    );
+                } else {
+                    match message.contains(text) {
+                        true => eprintln!("jungletb: error: {message}"),
+                        false => eprintln!("jungletb: error: {text}: {message}"),
                     }
-                    _ => eprintln!("jungletb: error: {text}: {}", chain(f.error.as_ref())),
-                }
-                if let Some(hint) = probe_hint(&a, text, f) {
-                    eprintln!("hint: {hint}");
+                    if let Some(hint) = probe_hint(&a, text, f) {
+                        eprintln!("hint: {hint}");
+                    }
                 }
             }
         }

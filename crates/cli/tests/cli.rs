@@ -90,6 +90,53 @@ fn probe_text_draws_the_board() {
 }
 
 #[test]
+fn probe_text_marks_each_move_with_its_piece_capture_and_den() {
+    let o = run(&[
+        "probe",
+        "--tables",
+        tables().to_str().unwrap(),
+        "7/3Lr2/7/7/7/7/7/7/7 w",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (out, _) = text(&o);
+    assert!(out.contains("  Ld8d9   win in 1 ply (den)\n"), "{out}");
+    assert!(out.contains("  Ld8e8   win in 1 ply (capture)\n"), "{out}");
+    assert!(out.contains("  Ld8d7   win in 5 plies\n"), "{out}");
+}
+
+#[test]
+fn text_errors_repeat_the_input_and_the_start_says_its_piece_count() {
+    let mut child = bin()
+        .args(["probe", "--batch", "--tables", tables().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"7/7/x w\nstart\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(!o.status.success());
+    let (_, err) = text(&o);
+    assert!(
+        err.contains("error: 7/7/x w: expected 9 ranks separated by '/', found 3"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "error: start: no table holds a position of 16 pieces (tables are made up to 6"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains(".jtb") && !err.contains("2^64"), "{err}");
+}
+
+#[test]
 fn batch_reports_errors_per_line_and_fails_overall() {
     let mut child = bin()
         .args([
