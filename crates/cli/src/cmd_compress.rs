@@ -68,10 +68,11 @@ pub fn run(a: Args) -> CmdResult {
             }
             CompressEvent::Done(t) => {
                 if !quiet {
-                    let per = |b: u64| b as f64 / t.positions.max(1) as f64;
+                    // Bits a position, as the docs and the field count.
+                    let per = |b: u64| 8.0 * b as f64 / t.positions.max(1) as f64;
                     let sizes = t.sizes.unwrap_or_default();
                     outln!(
-                        "ok   {} ({} -> {}, WDL {:.4} + DTM {:.4} bytes/position)",
+                        "ok   {} ({} -> {}, bits a position: WDL {:.3} + DTM {:.3})",
                         t.path.display(),
                         human_bytes(t.plain_bytes),
                         human_bytes(t.bytes),
@@ -101,10 +102,10 @@ pub fn run(a: Args) -> CmdResult {
     let bytes = sum(&|t| t.bytes);
     let wdl = sum(&|t| t.sizes.map_or(0, |s| s.wdl_bytes));
     let dtm = sum(&|t| t.sizes.map_or(0, |s| s.dtm_bytes));
-    let per = |b: u64| b as f64 / positions.max(1) as f64;
+    let per = |b: u64| 8.0 * b as f64 / positions.max(1) as f64;
     outln!(
         "{} ({} compressed now, {} already done), {} positions: {} -> {} ({:.2} %), \
-         WDL {:.4} + DTM {:.4} = {:.4} bytes/position, {:.1} s",
+         bits a position: WDL (win/draw/loss) {:.3} + DTM (distance) {:.3} = {:.3}, {:.1} s",
         count(report.tables.len(), "table", "tables"),
         report.tables.len() - kept,
         kept,

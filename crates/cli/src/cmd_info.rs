@@ -369,6 +369,8 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
     }
     outln!("Positions count both sides to move (a table of a material with the same animals on");
     outln!("both sides stores White to move and answers Black to move by the colour swap).");
+    outln!("W / L / D: the side to move's wins, losses and draws; maxW / maxL: its longest win");
+    outln!("and longest loss, in plies. Materials by piece count, strongest animals first.");
     outln!(
         "{:<10} {:>10} {:>8}  {:>27}  {:>27}  {:>5} {:>5}",
         "material",

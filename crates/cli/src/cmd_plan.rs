@@ -1,6 +1,8 @@
 //! `jungletb plan`.
 
-use crate::common::{duration, human_bytes, parse_bytes, CmdResult, RulesArgs, TablesArg};
+use crate::common::{
+    duration, human_bytes, human_bytes_as, parse_bytes, CmdResult, RulesArgs, TablesArg,
+};
 use anyhow::anyhow;
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -90,7 +92,7 @@ pub fn run(a: Args) -> CmdResult {
         for (what, path) in [("the tables", &root), ("the jungletb binary", &binary)] {
             if let Some(fs) = local_file_system(path) {
                 eprintln!(
-                    "warning: {what} ({}) lie on a {fs} file system, which other nodes \
+                    "warning: {what} ({}): on a {fs} file system, which other nodes \
                      probably do not see: the tasks need the same tables directory and binary \
                      on every node (a shared file system such as NFS or Lustre)",
                     path.display()
@@ -190,6 +192,7 @@ fn write_text(
         "memory",
         format!("time ({threads} t)")
     )?;
+    let largest = plan.largest_memory();
     for e in &plan.entries {
         let deps: Vec<String> = e.depends_on.iter().map(|m| m.to_string()).collect();
         let why = if e.reason == "missing" {
@@ -203,7 +206,7 @@ fn write_text(
             e.material.to_string(),
             e.material.piece_count(),
             e.slots,
-            human_bytes(e.memory_bytes),
+            human_bytes_as(e.memory_bytes, largest),
             duration(e.seconds_one_thread / threads as f64),
             deps.join(" "),
         )?;

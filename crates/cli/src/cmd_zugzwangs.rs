@@ -48,6 +48,7 @@ pub fn run(a: Args) -> CmdResult {
     let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
     let mut totals: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
     if !a.scan.json {
+        outln!("Materials by piece count, strongest animals first.");
         outln!(
             "{:<10} {:>14} {:>14}  examples, longest first (White to move / Black to move)",
             "material",

@@ -139,11 +139,18 @@ pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> 
 
 /// Formats a byte count.
 pub fn human_bytes(b: u64) -> String {
-    if b >= 1 << 30 {
+    human_bytes_as(b, b)
+}
+
+/// `b` in the unit [`human_bytes`] gives `like` (so that a column of
+/// figures shares one unit: `1023.55 MiB` beside `1.00 GiB` reads as a
+/// jump of a thousand).
+pub fn human_bytes_as(b: u64, like: u64) -> String {
+    if like >= 1 << 30 {
         format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
-    } else if b >= 1 << 20 {
+    } else if like >= 1 << 20 {
         format!("{:.2} MiB", b as f64 / (1u64 << 20) as f64)
-    } else if b >= 1 << 10 {
+    } else if like >= 1 << 10 {
         format!("{:.1} KiB", b as f64 / 1024.0)
     } else {
         format!("{b} B")
