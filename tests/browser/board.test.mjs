@@ -163,7 +163,14 @@ try {
   await page.waitForSelector("#histogram svg rect");
   const swappedCaption = await page.textContent("#histogram");
   assert.ok(swappedCaption.includes(`TvER, Black to move: ${stats.sides.white_to_move.wins} wins`), swappedCaption.slice(0, 200));
-  say("a colour-swapped material's histogram carries the board's colours");
+  // Its longest-win link is in the board's colours too (material TvER).
+  const link = await page.getAttribute("#histogram a", "href");
+  const linked = decodeURIComponent(link.split("position=")[1]).replace("_", " ");
+  const linkedMaterial = await api(`/api/standard?position=${encodeURIComponent(linked.replace(" ", "_"))}`);
+  assert.ok(!linkedMaterial.error, `the longest-win link probes: ${JSON.stringify(linkedMaterial).slice(0, 200)}`);
+  assert.match(linked.split(" ")[0], /T/, `the link has the board's White Tiger: ${linked}`);
+  assert.ok(!/t/.test(linked.split(" ")[0]), `and no Black Tiger: ${linked}`);
+  say("a colour-swapped material's histogram and its longest-win link carry the board's colours");
 
   // Start position, swap colours, flip.
   await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");

@@ -3,7 +3,9 @@
 //!
 //! One picture shows where a piece belongs: the squares from which its side
 //! wins, draws or loses (and how fast), the squares it may not stand on,
-//! the enemy den where the game is already won. The web board draws it, and
+//! the enemy den where the game is already won (when the other side is to
+//! move; with the piece's side to move no game reaches it, and the den has
+//! no value, as `probe` gives none). The web board draws it, and
 //! `jungletb render --map` writes it as SVG ([`crate::svg`]).
 
 use jungletb_rules::{Piece, Position, Square, Value};
@@ -12,8 +14,9 @@ use jungletb_tablebase::{Evaluation, GameOver, ProbeError, Tablebase};
 /// One square of a map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MapSquare {
-    /// The piece may not stand there: another piece does, its own den, or
-    /// water it may not enter.
+    /// The piece may not stand there: another piece does, its own den,
+    /// water it may not enter, or the enemy den with its own side to move
+    /// (a position no game reaches).
     Unavailable,
     /// The position with the piece there (for the side to move of the
     /// original position), or a game already decided (enemy den).
@@ -90,17 +93,16 @@ pub fn piece_map(tb: &Tablebase, pos: &Position, from: Square) -> Result<PieceMa
             let mut there = rest;
             there.put(piece, sq);
             if board.is_den_of(sq, piece.color.opponent()) {
-                // On the enemy den the piece's side has won, whoever the
-                // position gives the move (a position that cannot arise
-                // when it is that side's move: drawn as the win it means).
-                let value = if there.side_to_move() == piece.color {
-                    Value::Win(0)
-                } else {
-                    Value::Loss(0)
-                };
+                // On the enemy den the piece's side has just won: the other
+                // side is to move and has lost. With the piece's own side
+                // to move no game gets there (`probe` refuses it), so the
+                // map shows no value either.
+                if there.side_to_move() == piece.color {
+                    return Ok(MapSquare::Unavailable);
+                }
                 return Ok(MapSquare::Value(Evaluation {
                     position: there,
-                    value,
+                    value: Value::Loss(0),
                     game_over: Some(GameOver::Den),
                     moves: Vec::new(),
                 }));

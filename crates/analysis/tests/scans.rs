@@ -284,3 +284,36 @@ fn zugzwang_progress_ends_at_every_white_to_move_slot() {
         "one report a chunk"
     );
 }
+
+/// Every square a piece map colours is a position `evaluate_value` answers
+/// with the same value; the enemy den is coloured only when the other side
+/// is to move (with the piece's side to move no game reaches it).
+#[test]
+fn a_piece_map_colours_only_positions_the_probe_answers() {
+    use jungletb_analysis::piece_map::{piece_map, MapSquare};
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    let black_den = Square::all()
+        .find(|&s| rules.board().is_den_of(s, Color::Black))
+        .unwrap();
+    for (text, den_coloured) in [
+        ("7/7/7/7/7/2R4/7/7/2r4 w", false),
+        ("7/7/7/7/7/2R4/7/7/2r4 b", true),
+    ] {
+        let pos: Position = text.parse().unwrap();
+        let from: Square = "c4".parse().unwrap();
+        let map = piece_map(&tb, &pos, from).unwrap();
+        for (sq, cell) in Square::all().zip(&map.squares) {
+            if let MapSquare::Value(e) = cell {
+                let probed = tb.evaluate_value(&e.position).unwrap();
+                assert_eq!(probed.value, e.value, "{text}: {sq}");
+            }
+        }
+        let den = &map.squares[black_den.index()];
+        assert_eq!(
+            matches!(den, MapSquare::Value(_)),
+            den_coloured,
+            "{text}: {den:?}"
+        );
+    }
+}

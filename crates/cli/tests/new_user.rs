@@ -151,7 +151,10 @@ fn probe_takes_start_and_skips_comments_in_batches() {
     let o = run(&["probe", "--tables", s(tables()), "start"]);
     let err = text(&o).1;
     assert!(!o.status.success());
-    assert!(err.contains("no table holds a position of 16 pieces"), "{err}");
+    assert!(
+        err.contains("no table holds a position of 16 pieces"),
+        "{err}"
+    );
 }
 
 #[test]

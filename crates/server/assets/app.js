@@ -93,6 +93,22 @@ function fromNotation(text) {
   return { board, side: fields[1] };
 }
 
+// The colour swap: every piece to the mirrored rank in the other colour,
+// the other side to move (the same position for the players).
+function colourSwap(board, side) {
+  const swapped = {};
+  for (const [sq, p] of Object.entries(board)) {
+    swapped[sq[0] + (10 - Number(sq.slice(1)))] = isWhite(p) ? p.toLowerCase() : p.toUpperCase();
+  }
+  return { board: swapped, side: side === "w" ? "b" : "w" };
+}
+
+function colourSwapText(text) {
+  const { board, side } = fromNotation(text);
+  const s = colourSwap(board, side);
+  return toNotation(s.board, s.side);
+}
+
 function material(board) {
   const pieces = Object.values(board);
   const side = (up) => [...ORDER].filter((a) => pieces.includes(up ? a : a.toLowerCase())).join("");
@@ -356,7 +372,9 @@ async function drawHistogram() {
         const x = left + here.plies * 4 + 1.5;
         mark = `<line class="here" x1="${x}" y1="${mid - half}" x2="${x}" y2="${mid + half}" stroke="#2a6fdb" stroke-width="2" stroke-dasharray="4 3"><title>this position: ${here.category} in ${here.plies}</title></line>`;
       }
-      const ex = h.longest_win ? ` Longest win ${h.longest_win.plies} plies: <a href="?ruleset=${state.ruleset}&position=${h.longest_win.position.replace(" ", "_")}">${h.longest_win.position}</a>` : "";
+      // The table's example in the board's colours.
+      const example = h.longest_win && (swapped ? colourSwapText(h.longest_win.position) : h.longest_win.position);
+      const ex = h.longest_win ? ` Longest win ${h.longest_win.plies} plies: <a href="?ruleset=${state.ruleset}&position=${example.replace(" ", "_")}">${example}</a>` : "";
       html += `<p><b>${mat}, ${name} to move</b>: ${h.wins} wins, ${h.draws} draws, ${h.losses} losses.${ex}</p>
         <svg width="${w}" height="${H}" viewBox="0 0 ${w} ${H}"><line x1="${left}" y1="${mid}" x2="${w}" y2="${mid}" stroke="#000"/>${axes}${bars}${mark}</svg>`;
     }
@@ -589,14 +607,7 @@ async function start() {
   $("start").addEventListener("click", () => { Object.assign(state, fromNotation(START)); edited(); refresh(); });
   $("flip").addEventListener("click", () => { state.flipped = !state.flipped; drawBoard(); });
   $("swap").addEventListener("click", () => {
-    // The colour swap: every piece to the mirrored rank in the other
-    // colour, the other side to move (the same position for the players).
-    const board = {};
-    for (const [sq, p] of Object.entries(state.board)) {
-      board[sq[0] + (10 - Number(sq.slice(1)))] = isWhite(p) ? p.toLowerCase() : p.toUpperCase();
-    }
-    state.board = board;
-    state.side = state.side === "w" ? "b" : "w";
+    Object.assign(state, colourSwap(state.board, state.side));
     edited();
     refresh();
   });
