@@ -76,13 +76,45 @@ pub fn run(a: Args) -> CmdResult {
     })
 }
 
+/// One file's verdict as `verify --json` writes it.
+fn verdict_json(v: &FileVerdict) -> wire::FileVerdict {
+    let (error, examples) = match &v.outcome {
+        Outcome::Consistent { .. } | Outcome::AnswersAsPlain { .. } => (None, Vec::new()),
+        Outcome::Inconsistent {
+            mismatches,
+            examples,
+        } => (
+            Some(format!(
+                "{mismatches} of {} positions disagree with their successors",
+                v.positions
+            )),
+            examples
+                .iter()
+                .map(|(p, s, c)| wire::Disagreement {
+                    position: p.clone(),
+                    stored: s.to_string(),
+                    successors_give: c.to_string(),
+                })
+                .collect(),
+        ),
+        Outcome::Failed(e) => (Some(wire::chain(e)), Vec::new()),
+    };
+    wire::FileVerdict {
+        file: v.path.display().to_string(),
+        ok: v.passed(),
+        positions: v.positions,
+        error,
+        examples,
+    }
+}
+
 /// Prints one file's verdict: a JSON line, or a line of text (with `-q`
 /// only the files that failed).
 fn print_verdict(v: &FileVerdict, json: bool, quiet: bool) {
     if json {
         // With -q only the files that failed, then the summary.
         if !(quiet && v.passed()) {
-            let line = wire::FileVerdict::from(v);
+            let line = verdict_json(v);
             outln!("{}", serde_json::to_string(&line).expect("serialisable"));
         }
         return;

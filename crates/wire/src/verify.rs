@@ -1,6 +1,5 @@
 //! `jungletb verify --json`: one object per file, then a summary.
 
-use jungletb_solver::Outcome;
 use serde::Serialize;
 
 /// The verdict on one table file.
@@ -28,39 +27,6 @@ pub struct Disagreement {
     pub stored: String,
     /// The value its successors give.
     pub successors_give: String,
-}
-
-impl From<&jungletb_solver::FileVerdict> for FileVerdict {
-    fn from(v: &jungletb_solver::FileVerdict) -> FileVerdict {
-        let (error, examples) = match &v.outcome {
-            Outcome::Consistent { .. } | Outcome::AnswersAsPlain { .. } => (None, Vec::new()),
-            Outcome::Inconsistent {
-                mismatches,
-                examples,
-            } => (
-                Some(format!(
-                    "{mismatches} of {} positions disagree with their successors",
-                    v.positions
-                )),
-                examples
-                    .iter()
-                    .map(|(p, s, c)| Disagreement {
-                        position: p.clone(),
-                        stored: s.to_string(),
-                        successors_give: c.to_string(),
-                    })
-                    .collect(),
-            ),
-            Outcome::Failed(e) => (Some(crate::chain(e)), Vec::new()),
-        };
-        FileVerdict {
-            file: v.path.display().to_string(),
-            ok: v.passed(),
-            positions: v.positions,
-            error,
-            examples,
-        }
-    }
 }
 
 /// The last object of `verify --json`.
