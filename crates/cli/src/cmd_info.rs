@@ -4,10 +4,11 @@ use crate::common::{human_bytes, CmdResult, RulesArgs, TablesArg};
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_analysis::histogram::{histogram, Histogram};
-use jungletb_rules::{Color, Position, Ruleset, Value};
+use jungletb_rules::{Color, Ruleset};
 use jungletb_tablebase::{
     find_table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
+use jungletb_wire as wire;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -309,48 +310,9 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
     };
     if a.json {
         for (k, (h, bytes)) in rows.iter().enumerate() {
-            let side = |c: Color| {
-                let s = h.side(c);
-                json!({"wins": s.wins, "losses": s.losses, "draws": s.draws,
-                       "longest_win": s.longest_win, "longest_loss": s.longest_loss})
-            };
-            let mut doc = json!({
-                "material": h.material.to_string(),
-                "pieces": h.material.piece_count(),
-                "positions": h.sides.iter().map(|s| s.positions).sum::<u64>(),
-                "positions_both_sides_to_move": positions_both_sides(h),
-                "slots": h.index_size,
-                "bytes": bytes,
-                "white_to_move": side(Color::White),
-                "black_to_move": side(Color::Black),
-            });
-            if let Some(hist) = histograms.get(k) {
-                for c in Color::ALL {
-                    let hs = hist.side(c);
-                    let example = |e: &Option<(Value, Position)>| {
-                        e.as_ref().map(
-                            |(v, p)| json!({"position": p.to_string(), "value": v.to_string()}),
-                        )
-                    };
-                    let key = if c == Color::White {
-                        "white_to_move"
-                    } else {
-                        "black_to_move"
-                    };
-                    let o = doc[key].as_object_mut().expect("an object");
-                    o.insert("win_plies".into(), json!(hs.wins));
-                    o.insert("loss_plies".into(), json!(hs.losses));
-                    o.insert(
-                        "longest_win_example".into(),
-                        json!(example(&hs.longest_win)),
-                    );
-                    o.insert(
-                        "longest_loss_example".into(),
-                        json!(example(&hs.longest_loss)),
-                    );
-                }
-            }
-            outln!("{doc}");
+            // The shape of the HTTP API's stats (`jungletb_wire`).
+            let doc = wire::MaterialStats::new(h, Some(*bytes), histograms.get(k));
+            outln!("{}", serde_json::to_string(&doc).expect("serialisable"));
         }
         for (n, t) in &by_count {
             outln!(

@@ -284,7 +284,7 @@ fn stats_map_board_and_custom_rule_sets() {
         .output()
         .unwrap();
     let info: Json = serde_json::from_slice(&info.stdout).unwrap();
-    let w = &s["sides"]["white_to_move"];
+    let w = &s["white_to_move"];
     assert_eq!(w["wins"], info["sides"]["white_to_move"]["wins"]);
     assert_eq!(w["draws"], info["sides"]["white_to_move"]["draws"]);
     let sum: u64 = w["win_plies"]
@@ -295,16 +295,33 @@ fn stats_map_board_and_custom_rule_sets() {
         .sum();
     assert_eq!(Json::from(sum), w["wins"]);
     assert_eq!(
-        w["longest_win"]["plies"],
+        w["longest_win_example"]["plies"],
         info["sides"]["white_to_move"]["longest_win"]
     );
+    assert_eq!(
+        w["longest_win"],
+        info["sides"]["white_to_move"]["longest_win"]
+    );
+    // One shape: the CLI's `stats --json --histograms` line of the material
+    // is the server's answer.
+    let cli = bin()
+        .args(["stats", "--json", "--histograms", "--tables"])
+        .arg(tables())
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&cli.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Json>(l).unwrap())
+        .find(|l| l["material"] == "ERvT")
+        .expect("stats lists ERvT");
+    assert_eq!(line, s, "stats --json and /api/…/stats agree");
     // The example position probes to the longest win.
-    let ex = w["longest_win"]["position"]
+    let ex = w["longest_win_example"]["position"]
         .as_str()
         .unwrap()
         .replace(' ', "_");
     let (_, a) = server.json(&format!("/api/standard?position={ex}"));
-    assert_eq!(a["plies"], w["longest_win"]["plies"]);
+    assert_eq!(a["plies"], w["longest_win"]);
 
     // Map: each square's value is the value of the position with the piece
     // moved there.

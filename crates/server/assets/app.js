@@ -344,7 +344,7 @@ async function drawHistogram() {
     const here = state.answer && !state.answer.game_over ? state.answer : null;
     let html = "";
     for (const [key, stored] of [["white_to_move", "w"], ["black_to_move", "b"]]) {
-      const h = s.sides[key];
+      const h = s[key];
       const side = swapped ? (stored === "w" ? "b" : "w") : stored;
       const name = side === "w" ? "White" : "Black";
       const longest = Math.max(h.win_plies.length, h.loss_plies.length, 1);
@@ -373,8 +373,9 @@ async function drawHistogram() {
         mark = `<line class="here" x1="${x}" y1="${mid - half}" x2="${x}" y2="${mid + half}" stroke="#2a6fdb" stroke-width="2" stroke-dasharray="4 3"><title>this position: ${here.category} in ${here.plies}</title></line>`;
       }
       // The table's example in the board's colours.
-      const example = h.longest_win && (swapped ? colourSwapText(h.longest_win.position) : h.longest_win.position);
-      const ex = h.longest_win ? ` Longest win ${h.longest_win.plies} plies: <a href="?ruleset=${state.ruleset}&position=${example.replace(" ", "_")}">${example}</a>` : "";
+      const best = h.longest_win_example;
+      const example = best && (swapped ? colourSwapText(best.position) : best.position);
+      const ex = best ? ` Longest win ${best.plies} plies: <a href="?ruleset=${state.ruleset}&position=${example.replace(" ", "_")}">${example}</a>` : "";
       html += `<p><b>${mat}, ${name} to move</b>: ${h.wins} wins, ${h.draws} draws, ${h.losses} losses.${ex}</p>
         <svg width="${w}" height="${H}" viewBox="0 0 ${w} ${H}"><line x1="${left}" y1="${mid}" x2="${w}" y2="${mid}" stroke="#000"/>${axes}${bars}${mark}</svg>`;
     }

@@ -64,41 +64,9 @@ pub fn stats(tb: &Tablebase, material: Material) -> Result<(Json, u64), ProbeErr
     let table = tb.table(material)?;
     let hist = histogram(tb, material)?;
     let header = table.header();
-    let mut sides = serde_json::Map::new();
-    for c in Color::ALL {
-        let s = header.sides[c.index()];
-        let h = hist.side(c);
-        let example = |e: &Option<(Value, Position)>| {
-            e.as_ref()
-                .map(|(v, p)| json!({"position": p.to_string(), "plies": v.plies()}))
-        };
-        let key = if c == Color::White {
-            "white_to_move"
-        } else {
-            "black_to_move"
-        };
-        sides.insert(
-            key.into(),
-            json!({
-                "wins": h.wins.iter().sum::<u64>(),
-                "losses": h.losses.iter().sum::<u64>(),
-                "draws": h.draws,
-                "stored": !(header.white_to_move_only && c == Color::Black),
-                "header_positions": s.positions,
-                "win_plies": h.wins,
-                "loss_plies": h.losses,
-                "longest_win": example(&h.longest_win),
-                "longest_loss": example(&h.longest_loss),
-            }),
-        );
-    }
+    let answer = wire::MaterialStats::new(header, Some(table.file_len()), Some(&hist));
     Ok((
-        json!({
-            "material": header.material.to_string(),
-            "pieces": header.material.piece_count(),
-            "slots": header.index_size,
-            "sides": sides,
-        }),
+        serde_json::to_value(answer).expect("serialisable"),
         header.index_size,
     ))
 }

@@ -1,5 +1,6 @@
 //! The JSON answers of jungletb: what `jungletb probe --json`, `jungletb
-//! verify --json` and the HTTP API (`jungletb serve`) write, as one set of
+//! verify --json`, `jungletb stats --json` and the HTTP API (`jungletb
+//! serve`) write, as one set of
 //! [`Serialize`] types with one vocabulary.
 //!
 //! # Conventions
@@ -31,10 +32,12 @@
 
 mod error;
 mod probe;
+mod stats;
 mod verify;
 
 pub use error::{chain, ErrorAnswer, ErrorKind};
 pub use probe::{
     position_answer, Category, MainlineAnswer, MainlineStep, MoveAnswer, PositionAnswer, Side,
 };
+pub use stats::{Example, MaterialStats, SideStats};
 pub use verify::{Disagreement, FileVerdict, VerifySummary};
