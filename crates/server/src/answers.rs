@@ -7,25 +7,12 @@
 //! category is `"loss"` with the fewest plies.
 
 use jungletb_analysis::histogram::histogram;
-use jungletb_analysis::piece_map::{piece_map, MapError, MapSquare};
+use jungletb_analysis::piece_map::{piece_map, MapError};
 use jungletb_indexer::Material;
-use jungletb_rules::{Color, Position, Square, Value};
+use jungletb_rules::{Position, Square};
 use jungletb_tablebase::{Evaluation, ProbeError, Tablebase};
 use jungletb_wire as wire;
-use serde_json::{json, Value as Json};
-
-/// `"w"` or `"b"`.
-pub fn side_letter(c: Color) -> &'static str {
-    match c {
-        Color::White => "w",
-        Color::Black => "b",
-    }
-}
-
-/// `category` and `plies` of a value.
-fn value_fields(v: Value) -> (&'static str, Option<u16>) {
-    (v.wdl_name(), v.plies())
-}
+use serde_json::Value as Json;
 
 /// `GET /api/{ruleset}?position=P`: the position's value and every legal
 /// move with the value after it, best first for the mover
@@ -76,77 +63,12 @@ pub fn stats(tb: &Tablebase, material: Material) -> Result<(Json, u64), ProbeErr
 /// where it may not stand.
 pub fn map(tb: &Tablebase, pos: &Position, from: Square) -> Result<(Json, u64), MapError> {
     let m = piece_map(tb, pos, from)?;
-    let mut probes = 0;
-    let squares: Vec<Json> = Square::all()
-        .zip(&m.squares)
-        .map(|(sq, cell)| match cell {
-            MapSquare::Unavailable => Json::Null,
-            MapSquare::Value(e) => {
-                probes += 1;
-                let (category, plies) = value_fields(e.value);
-                json!({
-                    "square": sq.to_string(),
-                    "category": category,
-                    "plies": plies,
-                    "game_over": e.game_over.map(|g| g.name()),
-                })
-            }
-        })
-        .collect();
-    Ok((
-        json!({
-            "position": m.position.to_string(),
-            "square": from.to_string(),
-            "piece": m.piece.letter().to_string(),
-            "owner": side_letter(m.piece.color),
-            "side_to_move": side_letter(m.position.side_to_move()),
-            "squares": squares,
-        }),
-        probes,
-    ))
+    let answer = wire::MapAnswer::new(&m);
+    let probes = answer.squares.iter().flatten().count() as u64;
+    Ok((serde_json::to_value(answer).expect("serialisable"), probes))
 }
 
 /// `GET /api/{ruleset}/board`: the terrain, for drawing the board.
 pub fn board(rules: &jungletb_rules::Ruleset) -> Json {
-    let b = rules.board();
-    let names = |f: &dyn Fn(Square) -> bool| -> Vec<String> {
-        Square::all()
-            .filter(|&s| f(s))
-            .map(|s| s.to_string())
-            .collect()
-    };
-    let animals: Vec<Json> = jungletb_rules::Animal::ALL
-        .iter()
-        .map(|&a| {
-            json!({
-                "letter": a.letter().to_string(),
-                "name": a.name(),
-                "rank": rules.rank(a),
-                "in_game": rules.animal_allowed(a),
-                "swims": rules.swims(a),
-            })
-        })
-        .collect();
-    json!({
-        "ruleset": rules.label(),
-        "source": rules.matching_name().and_then(|n| {
-            jungletb_rules::BaseRuleset::ALL.iter().find(|b| b.name() == n).map(|b| b.source())
-        }),
-        "common_disagreements": jungletb_rules::COMMON_DISAGREEMENTS.iter().map(|(what, rule)| json!({
-            "rules_say": what, "rule": rule,
-        })).collect::<Vec<_>>(),
-        "files": 7,
-        "ranks": 9,
-        "water": names(&|s| b.is_water(s)),
-        "traps": {
-            "w": names(&|s| b.is_trap_of(s, Color::White)),
-            "b": names(&|s| b.is_trap_of(s, Color::Black)),
-        },
-        "dens": {
-            "w": names(&|s| b.is_den_of(s, Color::White)),
-            "b": names(&|s| b.is_den_of(s, Color::Black)),
-        },
-        "animals": animals,
-        "options": rules.options().into_iter().map(|(k, v)| (k.to_string(), Json::from(v))).collect::<serde_json::Map<_, _>>(),
-    })
+    serde_json::to_value(wire::BoardAnswer::new(rules)).expect("serialisable")
 }

@@ -30,11 +30,13 @@
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod board;
 mod error;
 mod probe;
 mod stats;
 mod verify;
 
+pub use board::{AnimalInfo, BoardAnswer, BySide, MapAnswer, MapCell, RuleDisagreement};
 pub use error::{chain, ErrorAnswer, ErrorKind};
 pub use probe::{
     position_answer, Category, MainlineAnswer, MainlineStep, MoveAnswer, PositionAnswer, Side,
