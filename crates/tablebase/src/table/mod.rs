@@ -708,6 +708,15 @@ fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     file.read_exact_at(buf, at)
 }
 
+/// Elsewhere (WebAssembly, WASI): seek, then read. Not atomic, so not for
+/// threads sharing a file, which these targets do not have.
+#[cfg(not(any(unix, windows)))]
+fn read_exact_at(mut file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(at))?;
+    file.read_exact(buf)
+}
+
 #[cfg(windows)]
 fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
     use std::os::windows::fs::FileExt;
