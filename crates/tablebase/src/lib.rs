@@ -44,7 +44,7 @@ pub use error::ProbeError;
 pub use evaluation::{Evaluation, RootMove};
 pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError};
-pub use table::{Backend, Table};
+pub use table::{Backend, RangeRead, Table};
 pub use tablebase::{
     compressed_table_path, find_table_dir, ruleset_dirs, ruleset_of_dir, ruleset_of_label,
     table_dir, table_files, table_path, Tablebase, TablebaseOptions, TablebaseUsage,

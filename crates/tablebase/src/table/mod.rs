@@ -31,9 +31,29 @@ pub enum Backend {
     Pread,
 }
 
+/// Reads bytes of a table that is not a file: an HTTP range source, a
+/// database blob, a test's counting reader. A [`Table`] built on one
+/// ([`Table::from_ranges`]) reads only what it needs, as through a file.
+pub trait RangeRead: Send + Sync {
+    /// The length of the table's bytes.
+    fn len(&self) -> u64;
+    /// True for an empty source.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Fills `buf` with the bytes from `at` (an error if they run out).
+    fn read_exact_at(&self, buf: &mut [u8], at: u64) -> std::io::Result<()>;
+}
+
+/// Where a table's bytes come from: every read of a table goes through
+/// [`with_range`].
 enum Source {
     Map(Mmap),
     File(File),
+    /// The whole table in memory.
+    Bytes(Arc<[u8]>),
+    /// Ranges read on demand from another source.
+    Ranges(Arc<dyn RangeRead>),
 }
 
 /// A validated table: header checked, rule set and material matched,
@@ -215,10 +235,6 @@ impl Table {
         verified: Option<FileStamp>,
     ) -> Result<Table, TableError> {
         let io = |e| TableError::from_io(path, "reading", e);
-        let corrupt = |what: String| TableError::Corrupt {
-            path: path.to_path_buf(),
-            what,
-        };
         let file = File::open(path).map_err(io)?;
         let metadata = file.metadata().map_err(io)?;
         let len = metadata.len();
@@ -226,8 +242,71 @@ impl Table {
         if len == 0 {
             return Err(TableError::NotATable(path.to_path_buf()));
         }
-        let mut header_bytes = vec![0; len.min(1 << 16) as usize];
-        read_exact_at(&file, &mut header_bytes, 0).map_err(io)?;
+        Self::open_source(path, Source::File(file), len, backend, stamp, verified)
+    }
+
+    /// A table whose bytes are in memory, named `name` in errors: checked
+    /// as a file is (header, rule set, material, checksums).
+    pub fn from_bytes(
+        name: &Path,
+        bytes: Arc<[u8]>,
+        rules: &Ruleset,
+        material: Material,
+    ) -> Result<Table, TableError> {
+        let len = bytes.len() as u64;
+        Self::from_source(name, Source::Bytes(bytes), len, rules, material)
+    }
+
+    /// A table read range by range from `reader`, named `name` in errors:
+    /// checked as a file is; each probe reads only the ranges it needs.
+    pub fn from_ranges(
+        name: &Path,
+        reader: Arc<dyn RangeRead>,
+        rules: &Ruleset,
+        material: Material,
+    ) -> Result<Table, TableError> {
+        let len = reader.len();
+        Self::from_source(name, Source::Ranges(reader), len, rules, material)
+    }
+
+    fn from_source(
+        name: &Path,
+        source: Source,
+        len: u64,
+        rules: &Ruleset,
+        material: Material,
+    ) -> Result<Table, TableError> {
+        if len == 0 {
+            return Err(TableError::NotATable(name.to_path_buf()));
+        }
+        let table = Self::open_source(name, source, len, Backend::Pread, None, None)?;
+        table.header.check_ruleset(rules, name)?;
+        if table.header.material != material {
+            return Err(TableError::WrongMaterial {
+                path: name.to_path_buf(),
+                expected: material.to_string(),
+                found: table.header.material.to_string(),
+            });
+        }
+        Ok(table)
+    }
+
+    /// Checks and opens a table from `reader` (`len` bytes); a file reader
+    /// becomes a memory map afterwards if `backend` asks for one.
+    fn open_source(
+        path: &Path,
+        reader: Source,
+        len: u64,
+        backend: Backend,
+        stamp: Option<FileStamp>,
+        verified: Option<FileStamp>,
+    ) -> Result<Table, TableError> {
+        let io = |e| TableError::from_io(path, "reading", e);
+        let corrupt = |what: String| TableError::Corrupt {
+            path: path.to_path_buf(),
+            what,
+        };
+        let header_bytes = read_range(&reader, 0, len.min(1 << 16) as usize).map_err(io)?;
         let header = Header::parse(&header_bytes, len, path)?;
         let rules = Ruleset::from_canonical_string(&header.ruleset)
             .map_err(|e| corrupt(format!("rule set: {e}")))?;
@@ -254,12 +333,10 @@ impl Table {
         let mut crc = crc32fast::Hasher::new();
         let mut at = offset;
         let known = stamp.is_some() && stamp == verified;
-        let mut chunk = Vec::new();
         while at < len && !known {
-            chunk.resize((len - at).min(1 << 20) as usize, 0);
-            read_exact_at(&file, &mut chunk, at).map_err(io)?;
-            crc.update(&chunk);
-            at += chunk.len() as u64;
+            let n = (len - at).min(1 << 20) as usize;
+            with_range(&reader, at, n, |b| crc.update(b)).map_err(io)?;
+            at += n as u64;
         }
         if !known && crc.finalize() != header.payload_crc {
             return Err(TableError::ChecksumMismatch {
@@ -267,8 +344,8 @@ impl Table {
                 part: "payload",
             });
         }
-        let source = match backend {
-            Backend::Mmap => {
+        let source = match (backend, reader) {
+            (Backend::Mmap, Source::File(file)) => {
                 // SAFETY: the map is read-only. Table files are written once
                 // under a temporary name and renamed into place, never
                 // modified in place, so the mapped bytes do not change while
@@ -279,7 +356,7 @@ impl Table {
                 let _ = map.advise(memmap2::Advice::Random);
                 Source::Map(map)
             }
-            Backend::Pread => Source::File(file),
+            (_, reader) => reader,
         };
         let layout = if header.compressed {
             let layout_error = |e| match e {
@@ -678,10 +755,25 @@ fn with_range<R>(
                 })?;
             Ok(f(bytes))
         }
+        Source::Bytes(bytes) => {
+            let bytes = usize::try_from(at)
+                .ok()
+                .and_then(|a| bytes.get(a..a.checked_add(len)?))
+                .ok_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read beyond the end")
+                })?;
+            Ok(f(bytes))
+        }
         Source::File(file) => READ_BUF.with(|buf| {
             let mut buf = buf.borrow_mut();
             buf.resize(len, 0);
             read_exact_at(file, &mut buf, at)?;
+            Ok(f(&buf))
+        }),
+        Source::Ranges(reader) => READ_BUF.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.resize(len, 0);
+            reader.read_exact_at(&mut buf, at)?;
             Ok(f(&buf))
         }),
     }
