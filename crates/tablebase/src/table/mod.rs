@@ -1,11 +1,12 @@
-//! One table file, validated, read through a memory map or positional reads.
-//! How compressed tables are read (WDL blocks, distance parts, ranks) is in
-//! `compressed_read.rs`.
+//! One table, validated, read through a memory map, positional reads, bytes
+//! in memory or a range reader ([`RangeRead`]). A compressed table's layout
+//! is parsed at open in `layout.rs`; how its blocks are read (WDL blocks,
+//! distance parts, ranks) is in `compressed_read.rs`.
 
 mod compressed_read;
+mod layout;
 
-use compressed_read::{Compressed, Part};
-use jungletb_format::compressed::{sections, Layout, LayoutError};
+use compressed_read::Compressed;
 use jungletb_format::encoding::{decode, encode, RAW_UNUSED};
 use jungletb_format::header::Header;
 use jungletb_format::TableError;
@@ -359,71 +360,7 @@ impl Table {
             (_, reader) => reader,
         };
         let layout = if header.compressed {
-            let layout_error = |e| match e {
-                LayoutError::OldVersion => TableError::UnsupportedVersion {
-                    path: path.to_path_buf(),
-                    what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
-                           blocks without checks or checkpoints); compress it again \
-                           to rewrite it"
-                        .into(),
-                },
-                LayoutError::Corrupt(m) => corrupt(m),
-            };
-            let payload_len = len - offset;
-            let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
-            let fixed = read_range(&source, offset, fixed_len).map_err(io)?;
-            // One JTZ4 payload over the whole table, or sections of them.
-            let (per_part, ranges) = if sections::is_sectioned(&fixed) {
-                let count = sections::stated_sections(&fixed).map_err(layout_error)?;
-                let table_len = sections::table_len(count).min(payload_len) as usize;
-                let table = read_range(&source, offset, table_len).map_err(io)?;
-                let (per, parts) = sections::parse(&table, offset, payload_len, index.size())
-                    .map_err(layout_error)?;
-                (
-                    per,
-                    parts
-                        .into_iter()
-                        .map(|s| (s.first_slot, s.slots, s.at, s.len))
-                        .collect(),
-                )
-            } else {
-                (
-                    index.size().max(1),
-                    vec![(0, index.size(), offset, payload_len)],
-                )
-            };
-            let mut parts = Vec::with_capacity(ranges.len());
-            let mut first_dtm_part = 0;
-            for (first_slot, slots, at, part_len) in ranges {
-                let fixed_len = (Layout::FIXED_LEN as u64).min(part_len) as usize;
-                let fixed = read_range(&source, at, fixed_len).map_err(io)?;
-                let prefix_len = Layout::prefix_len(&fixed, at, slots).map_err(layout_error)?;
-                let prefix =
-                    read_range(&source, at, prefix_len.min(part_len) as usize).map_err(io)?;
-                let layout = Layout::parse(&prefix, at, part_len, slots).map_err(layout_error)?;
-                let dtm_index = read_range(
-                    &source,
-                    layout.dtm.offsets_at,
-                    usize::try_from(layout.dtm.index_len)
-                        .map_err(|_| corrupt("DTM index".into()))?,
-                )
-                .map_err(io)?;
-                layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
-                let dtm_parts = 2 * layout.dtm.blocks;
-                if parts
-                    .first()
-                    .is_some_and(|p: &Part| p.layout.dont_cares != layout.dont_cares)
-                {
-                    return Err(corrupt("sections disagree on don't-cares".into()));
-                }
-                parts.push(Part {
-                    layout,
-                    first_slot,
-                    first_dtm_part,
-                });
-                first_dtm_part += dtm_parts;
-            }
-            Some(Compressed { parts, per_part })
+            Some(layout::parse(&source, path, offset, len, index.size())?)
         } else {
             None
         };

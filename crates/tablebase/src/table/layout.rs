@@ -1,0 +1,85 @@
+//! Reading a compressed table's layout when it opens: one `JTZ4` payload
+//! or the sections of a `JTZ5` one, each part's fixed fields, prefix and
+//! distance index, checked before any probe reads a block.
+
+use super::compressed_read::{Compressed, Part};
+use super::{read_range, Source};
+use jungletb_format::compressed::{sections, Layout, LayoutError};
+use jungletb_format::TableError;
+use std::path::Path;
+
+/// The layout of the compressed payload at `offset` of a table of `len`
+/// bytes and `slots` slots read from `source` (`path` names it in errors).
+pub(super) fn parse(
+    source: &Source,
+    path: &Path,
+    offset: u64,
+    len: u64,
+    slots: u64,
+) -> Result<Compressed, TableError> {
+    let io = |e| TableError::from_io(path, "reading", e);
+    let corrupt = |what: String| TableError::Corrupt {
+        path: path.to_path_buf(),
+        what,
+    };
+    let layout_error = |e| match e {
+        LayoutError::OldVersion => TableError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
+                   blocks without checks or checkpoints); compress it again \
+                   to rewrite it"
+                .into(),
+        },
+        LayoutError::Corrupt(m) => corrupt(m),
+    };
+    let payload_len = len - offset;
+    let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
+    let fixed = read_range(source, offset, fixed_len).map_err(io)?;
+    // One JTZ4 payload over the whole table, or sections of them.
+    let (per_part, ranges) = if sections::is_sectioned(&fixed) {
+        let count = sections::stated_sections(&fixed).map_err(layout_error)?;
+        let table_len = sections::table_len(count).min(payload_len) as usize;
+        let table = read_range(source, offset, table_len).map_err(io)?;
+        let (per, parts) =
+            sections::parse(&table, offset, payload_len, slots).map_err(layout_error)?;
+        (
+            per,
+            parts
+                .into_iter()
+                .map(|s| (s.first_slot, s.slots, s.at, s.len))
+                .collect(),
+        )
+    } else {
+        (slots.max(1), vec![(0, slots, offset, payload_len)])
+    };
+    let mut parts = Vec::with_capacity(ranges.len());
+    let mut first_dtm_part = 0;
+    for (first_slot, slots, at, part_len) in ranges {
+        let fixed_len = (Layout::FIXED_LEN as u64).min(part_len) as usize;
+        let fixed = read_range(source, at, fixed_len).map_err(io)?;
+        let prefix_len = Layout::prefix_len(&fixed, at, slots).map_err(layout_error)?;
+        let prefix = read_range(source, at, prefix_len.min(part_len) as usize).map_err(io)?;
+        let layout = Layout::parse(&prefix, at, part_len, slots).map_err(layout_error)?;
+        let dtm_index = read_range(
+            source,
+            layout.dtm.offsets_at,
+            usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?,
+        )
+        .map_err(io)?;
+        layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
+        let dtm_parts = 2 * layout.dtm.blocks;
+        if parts
+            .first()
+            .is_some_and(|p: &Part| p.layout.dont_cares != layout.dont_cares)
+        {
+            return Err(corrupt("sections disagree on don't-cares".into()));
+        }
+        parts.push(Part {
+            layout,
+            first_slot,
+            first_dtm_part,
+        });
+        first_dtm_part += dtm_parts;
+    }
+    Ok(Compressed { parts, per_part })
+}
