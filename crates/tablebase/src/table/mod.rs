@@ -207,15 +207,26 @@ impl Table {
             table.kept = (0..l.dtm_parts()).map(|_| OnceLock::new()).collect();
         }
         table.budget = budget;
-        table.header.check_ruleset(rules, path)?;
-        if table.header.material != material {
+        table.check_identity(path, rules, material)?;
+        Ok(table)
+    }
+
+    /// Refuses a table of another rule set or material than asked for.
+    fn check_identity(
+        &self,
+        path: &Path,
+        rules: &Ruleset,
+        material: Material,
+    ) -> Result<(), TableError> {
+        self.header.check_ruleset(rules, path)?;
+        if self.header.material != material {
             return Err(TableError::WrongMaterial {
                 path: path.to_path_buf(),
                 expected: material.to_string(),
-                found: table.header.material.to_string(),
+                found: self.header.material.to_string(),
             });
         }
-        Ok(table)
+        Ok(())
     }
 
     /// Opens and validates a table file under whatever rule set it records
@@ -240,9 +251,6 @@ impl Table {
         let metadata = file.metadata().map_err(io)?;
         let len = metadata.len();
         let stamp = FileStamp::of(&metadata);
-        if len == 0 {
-            return Err(TableError::NotATable(path.to_path_buf()));
-        }
         Self::open_source(path, Source::File(file), len, backend, stamp, verified)
     }
 
@@ -277,18 +285,8 @@ impl Table {
         rules: &Ruleset,
         material: Material,
     ) -> Result<Table, TableError> {
-        if len == 0 {
-            return Err(TableError::NotATable(name.to_path_buf()));
-        }
         let table = Self::open_source(name, source, len, Backend::Pread, None, None)?;
-        table.header.check_ruleset(rules, name)?;
-        if table.header.material != material {
-            return Err(TableError::WrongMaterial {
-                path: name.to_path_buf(),
-                expected: material.to_string(),
-                found: table.header.material.to_string(),
-            });
-        }
+        table.check_identity(name, rules, material)?;
         Ok(table)
     }
 
@@ -302,6 +300,9 @@ impl Table {
         stamp: Option<FileStamp>,
         verified: Option<FileStamp>,
     ) -> Result<Table, TableError> {
+        if len == 0 {
+            return Err(TableError::NotATable(path.to_path_buf()));
+        }
         let io = |e| TableError::from_io(path, "reading", e);
         let corrupt = |what: String| TableError::Corrupt {
             path: path.to_path_buf(),
