@@ -331,12 +331,14 @@ impl Table {
         // skipped only for the unchanged file the caller verified before.
         // Read from the file, not through a map: a map's pages touched
         // here would stay in the process's resident set (5 GB for a
-        // 6-piece table) though probes need few of them.
+        // 6-piece table) though probes need few of them. In pieces of
+        // 64 KiB, the largest the per-thread read buffer otherwise holds
+        // (a header), so that opening a table leaves no larger buffer.
         let mut crc = crc32fast::Hasher::new();
         let mut at = offset;
         let known = stamp.is_some() && stamp == verified;
         while at < len && !known {
-            let n = (len - at).min(1 << 20) as usize;
+            let n = (len - at).min(1 << 16) as usize;
             with_range(&reader, at, n, |b| crc.update(b)).map_err(io)?;
             at += n as u64;
         }
