@@ -35,7 +35,7 @@ fn roots() -> &'static (TempDir, TempDir) {
     })
 }
 
-fn dc_root() -> &'static Path {
+pub(crate) fn dc_root() -> &'static Path {
     roots().0.path()
 }
 

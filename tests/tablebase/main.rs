@@ -15,6 +15,7 @@ mod propagation;
 mod published;
 mod reference;
 mod reference_solver;
+mod remote;
 mod symmetry;
 mod variants;
 mod verify;

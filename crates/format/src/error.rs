@@ -80,6 +80,9 @@ pub enum TableError {
     /// answered only with the search that recovers them, through a
     /// [`crate::Tablebase`] holding the tables the captures lead into.
     NeedsSearch(PathBuf),
+    /// A plain table offered range by range (over HTTP, say): with no
+    /// checks of its own parts, it is read only whole, with its checksum.
+    NeedsWholeFile(PathBuf),
     /// Any other inconsistency.
     Corrupt {
         /// The file.
@@ -147,6 +150,13 @@ impl fmt::Display for TableError {
                  don't-cares",
                 p.display()
             ),
+            TableError::NeedsWholeFile(p) => write!(
+                f,
+                "{}: a plain table is not read range by range (its parts carry no \
+                 checks of their own, and its whole-file checksum needs every byte): \
+                 serve its compressed table, or the whole file",
+                p.display()
+            ),
             TableError::Corrupt { path, what } => {
                 write!(f, "{}: corrupt table: {what}", path.display())
             }
@@ -184,7 +194,8 @@ impl PartialEq for TableError {
             (Missing(a), Missing(b))
             | (NotADirectory(a), NotADirectory(b))
             | (NotATable(a), NotATable(b))
-            | (NeedsSearch(a), NeedsSearch(b)) => a == b,
+            | (NeedsSearch(a), NeedsSearch(b))
+            | (NeedsWholeFile(a), NeedsWholeFile(b)) => a == b,
             _ => format!("{self:?}") == format!("{other:?}"),
         }
     }
@@ -217,7 +228,7 @@ impl TableError {
     pub fn path(&self) -> &Path {
         use TableError::*;
         match self {
-            Missing(p) | NotADirectory(p) | NotATable(p) | NeedsSearch(p) => p,
+            Missing(p) | NotADirectory(p) | NotATable(p) | NeedsSearch(p) | NeedsWholeFile(p) => p,
             Io { path, .. }
             | Truncated { path, .. }
             | UnsupportedVersion { path, .. }

@@ -1,7 +1,7 @@
 //! Which tables of a rule set a directory holds, by piece count: what a
 //! server, an engine or a user is told is covered.
 
-use crate::tablebase::{table_files, Tablebase};
+use crate::tablebase::Tablebase;
 use jungletb_indexer::Material;
 use std::collections::BTreeSet;
 
@@ -67,13 +67,7 @@ impl Tablebase {
     /// Which tables of the rule set its directory holds (a table is present
     /// when its plain or compressed file is there; files are not opened).
     pub fn coverage(&self) -> Coverage {
-        let present: BTreeSet<Material> = table_files(self.dir())
-            .unwrap_or_default()
-            .iter()
-            .filter(|f| f.parent() == Some(self.dir()))
-            .filter_map(|f| f.file_stem()?.to_str()?.parse::<Material>().ok())
-            .map(|m| m.canonical().0)
-            .collect();
+        let present: BTreeSet<Material> = self.present_materials().into_iter().collect();
         let top = present.iter().map(|m| m.piece_count()).max().unwrap_or(0);
         let all = Material::all(top, |a| self.rules().animal_allowed(a));
         let counts: Vec<PieceCount> = (2..=top)

@@ -34,7 +34,9 @@ mod game_over;
 mod open_tables;
 mod parallel;
 mod probe;
+mod remote;
 mod search;
+mod store;
 mod table;
 mod tablebase;
 mod writer;
@@ -44,6 +46,8 @@ pub use error::ProbeError;
 pub use evaluation::{Evaluation, RootMove};
 pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError};
+pub use remote::{Attempt, CacheUsage, Missing, RemoteOptions, RemoteTables};
+pub use store::{StoredTable, TableStore};
 pub use table::{Backend, RangeRead, Table};
 pub use tablebase::{
     compressed_table_path, find_table_dir, ruleset_dirs, ruleset_of_dir, ruleset_of_label,

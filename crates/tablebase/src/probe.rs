@@ -83,7 +83,7 @@ impl Tablebase {
                 probe(table, pos)
             }
         };
-        if self.evicts() {
+        if self.evicts() || self.has_store() {
             let table = self.table(canonical)?;
             return run(&table);
         }

@@ -2,6 +2,7 @@
 
 use crate::error::ProbeError;
 use crate::open_tables::{no_room, Caps, Cost, Evicting};
+use crate::store::TableStore;
 use crate::table::{Backend, DecodeBudget, FileStamp, Table};
 use jungletb_format::TableError;
 use jungletb_indexer::Material;
@@ -167,6 +168,8 @@ type Slot = OnceLock<Result<Arc<Table>, Box<TableError>>>;
 /// nothing and makes no system call once a table is open).
 pub struct Tablebase {
     dir: PathBuf,
+    /// Where the tables come from when they are not files in `dir`.
+    store: Option<Arc<dyn TableStore>>,
     rules: Ruleset,
     options: TablebaseOptions,
     /// By material code; each table is opened (and checksummed) on first use
@@ -301,6 +304,7 @@ impl Tablebase {
         let slots = (0..256 * 256).map(|_| OnceLock::new()).collect();
         Tablebase {
             dir,
+            store: None,
             rules,
             options: TablebaseOptions::default(),
             slots,
@@ -308,6 +312,67 @@ impl Tablebase {
             caps: Caps::default(),
             budget: OnceLock::new(),
             moves: OnceLock::new(),
+        }
+    }
+
+    /// The tables of `rules` that `store` holds (bytes in memory, or
+    /// fetched range by range: see [`crate::RemoteTables`]), keeping decoded
+    /// blocks within `options.max_decoded_bytes` (its other options are
+    /// for files). Tables open on first use and stay open; a table that
+    /// fails to open is tried again by the next probe that needs it.
+    pub fn with_store(
+        store: Arc<dyn TableStore>,
+        rules: Ruleset,
+        options: TablebaseOptions,
+    ) -> Result<Tablebase, ProbeError> {
+        rules.check_supported().map_err(ProbeError::Rules)?;
+        let mut tb = Self::with_dir(PathBuf::from(store.name()), rules);
+        tb.options = TablebaseOptions {
+            backend: Backend::Pread,
+            ..options
+        };
+        tb.store = Some(store);
+        Ok(tb)
+    }
+
+    /// The materials with a table: in the store, or (plain or compressed)
+    /// in the directory.
+    pub(crate) fn present_materials(&self) -> Vec<Material> {
+        if let Some(store) = &self.store {
+            return store.materials();
+        }
+        let mut found: Vec<Material> = table_files(self.dir())
+            .unwrap_or_default()
+            .iter()
+            .filter(|f| f.parent() == Some(self.dir()))
+            .filter_map(|f| f.file_stem()?.to_str()?.parse::<Material>().ok())
+            .map(|m| m.canonical().0)
+            .collect();
+        found.sort();
+        found.dedup();
+        found
+    }
+
+    /// The table of canonical `m` from the store, opened on first use; an
+    /// error is not kept (the next probe tries again).
+    fn stored_table(&self, store: &dyn TableStore, m: Material) -> Result<Arc<Table>, ProbeError> {
+        let slot = &self.slots[m.code()];
+        if let Some(Ok(t)) = slot.get() {
+            return Ok(Arc::clone(t));
+        }
+        let name = PathBuf::from(store.table_name(m));
+        let budget = self
+            .budget
+            .get_or_init(|| DecodeBudget::new(self.options.max_decoded_bytes));
+        let table = store
+            .table(m)
+            .and_then(|stored| Table::from_store(&name, stored, &self.rules, m, Arc::clone(budget)))
+            .map_err(ProbeError::Table)?;
+        store.opened(m);
+        let _ = slot.set(Ok(Arc::new(table)));
+        match slot.get() {
+            Some(Ok(t)) => Ok(Arc::clone(t)),
+            _ => unreachable!("the slot was set above"),
         }
     }
 
@@ -356,9 +421,8 @@ impl Tablebase {
     /// without a table are skipped (probing them stays a missing table).
     pub fn preload(&self, max_pieces: u32) -> Result<usize, ProbeError> {
         let mut opened = 0;
-        for m in Material::all(max_pieces, |a| self.rules.animal_allowed(a)) {
-            let (m, _) = m.canonical();
-            if !table_path(&self.dir, m).exists() && !compressed_table_path(&self.dir, m).exists() {
+        for m in self.present_materials() {
+            if m.piece_count() > max_pieces {
                 continue;
             }
             self.table(m)?;
@@ -378,9 +442,15 @@ impl Tablebase {
         }
     }
 
+    /// True if the tables come from a [`TableStore`].
+    pub(crate) fn has_store(&self) -> bool {
+        self.store.is_some()
+    }
+
     /// True if the caps can bind, so tables are closed to make room.
     pub(crate) fn evicts(&self) -> bool {
-        self.options.backend == Backend::Pread || self.options.max_mapped_bytes != u64::MAX
+        self.store.is_none()
+            && (self.options.backend == Backend::Pread || self.options.max_mapped_bytes != u64::MAX)
     }
 
     /// The slot of a material's table, opening the table on first use
@@ -478,6 +548,9 @@ impl Tablebase {
     /// A shared handle: holding it keeps the table open even if the
     /// tablebase closes it to make room.
     pub fn table(&self, material: Material) -> Result<Arc<Table>, ProbeError> {
+        if let Some(store) = &self.store {
+            return self.stored_table(&**store, material.canonical().0);
+        }
         if self.evicts() {
             let m = material.canonical().0;
             return self

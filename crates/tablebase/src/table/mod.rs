@@ -203,10 +203,7 @@ impl Table {
         verified: Option<FileStamp>,
     ) -> Result<Table, TableError> {
         let mut table = Self::open_unchecked_ruleset(path, backend, verified)?;
-        if let (Some(l), true) = (&table.layout, budget.limit > 0) {
-            table.kept = (0..l.dtm_parts()).map(|_| OnceLock::new()).collect();
-        }
-        table.budget = budget;
+        table.keep_blocks(budget);
         table.check_identity(path, rules, material)?;
         Ok(table)
     }
@@ -251,7 +248,15 @@ impl Table {
         let metadata = file.metadata().map_err(io)?;
         let len = metadata.len();
         let stamp = FileStamp::of(&metadata);
-        Self::open_source(path, Source::File(file), len, backend, stamp, verified)
+        Self::open_source(
+            path,
+            Source::File(file),
+            len,
+            backend,
+            stamp,
+            verified,
+            true,
+        )
     }
 
     /// A table whose bytes are in memory, named `name` in errors: checked
@@ -285,13 +290,60 @@ impl Table {
         rules: &Ruleset,
         material: Material,
     ) -> Result<Table, TableError> {
-        let table = Self::open_source(name, source, len, Backend::Pread, None, None)?;
+        let table = Self::open_source(name, source, len, Backend::Pread, None, None, true)?;
         table.check_identity(name, rules, material)?;
         Ok(table)
     }
 
+    /// A table of a [`crate::TableStore`]: whole bytes checked as a file is;
+    /// ranges (compressed tables only) checked without the whole-file
+    /// checksum, which would read every byte: the header, the block and
+    /// distance indexes at open (each has its own checksum) and every block
+    /// when it is read. Keeps decoded blocks while `budget` allows.
+    pub(crate) fn from_store(
+        name: &Path,
+        stored: crate::StoredTable,
+        rules: &Ruleset,
+        material: Material,
+        budget: Arc<DecodeBudget>,
+    ) -> Result<Table, TableError> {
+        let mut table = match stored {
+            crate::StoredTable::Whole(bytes) => {
+                let len = bytes.len() as u64;
+                Self::open_source(
+                    name,
+                    Source::Bytes(bytes),
+                    len,
+                    Backend::Pread,
+                    None,
+                    None,
+                    true,
+                )?
+            }
+            crate::StoredTable::Ranges(reader) => {
+                let len = reader.len();
+                let source = Source::Ranges(reader);
+                Self::open_source(name, source, len, Backend::Pread, None, None, false)?
+            }
+        };
+        table.keep_blocks(budget);
+        table.check_identity(name, rules, material)?;
+        Ok(table)
+    }
+
+    /// Keeps decoded blocks of a compressed table while `budget` allows.
+    fn keep_blocks(&mut self, budget: Arc<DecodeBudget>) {
+        if let (Some(l), true) = (&self.layout, budget.limit > 0) {
+            self.kept = (0..l.dtm_parts()).map(|_| OnceLock::new()).collect();
+        }
+        self.budget = budget;
+    }
+
     /// Checks and opens a table from `reader` (`len` bytes); a file reader
-    /// becomes a memory map afterwards if `backend` asks for one.
+    /// becomes a memory map afterwards if `backend` asks for one. Without
+    /// `whole_checksum`, the payload checksum is not computed and the table
+    /// must be compressed (whose parts carry checks of their own).
+    #[allow(clippy::too_many_arguments)]
     fn open_source(
         path: &Path,
         reader: Source,
@@ -299,6 +351,7 @@ impl Table {
         backend: Backend,
         stamp: Option<FileStamp>,
         verified: Option<FileStamp>,
+        whole_checksum: bool,
     ) -> Result<Table, TableError> {
         if len == 0 {
             return Err(TableError::NotATable(path.to_path_buf()));
@@ -336,7 +389,10 @@ impl Table {
         // (a header), so that opening a table leaves no larger buffer.
         let mut crc = crc32fast::Hasher::new();
         let mut at = offset;
-        let known = stamp.is_some() && stamp == verified;
+        if !whole_checksum && !header.compressed {
+            return Err(TableError::NeedsWholeFile(path.to_path_buf()));
+        }
+        let known = (stamp.is_some() && stamp == verified) || !whole_checksum;
         while at < len && !known {
             let n = (len - at).min(1 << 16) as usize;
             with_range(&reader, at, n, |b| crc.update(b)).map_err(io)?;
