@@ -30,6 +30,7 @@ mod cmd_probe;
 mod cmd_render;
 mod cmd_rules;
 mod cmd_serve;
+mod cmd_site;
 mod cmd_verify;
 mod cmd_zugzwangs;
 mod common;
@@ -71,6 +72,9 @@ enum Command {
     Rules(cmd_rules::Args),
     /// Mutual and half zugzwangs per material, with examples.
     Zugzwangs(cmd_zugzwangs::Args),
+    /// Write a static site of the tables: a page per material, the board
+    /// probing in the browser (WebAssembly), the tables to download.
+    Site(cmd_site::Args),
     /// Which positions change value between two rule sets.
     CompareRules(cmd_compare::Args),
     /// Serve the HTTP API and the web board.
@@ -107,6 +111,7 @@ where
         Command::Stats(a) => cmd_info::run_stats(a),
         Command::Rules(a) => cmd_rules::run(a),
         Command::Zugzwangs(a) => cmd_zugzwangs::run(a),
+        Command::Site(a) => cmd_site::run(a),
         Command::CompareRules(a) => cmd_compare::run(a),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Render(a) => cmd_render::run(a),

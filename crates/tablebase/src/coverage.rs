@@ -67,7 +67,7 @@ impl Tablebase {
     /// Which tables of the rule set its directory holds (a table is present
     /// when its plain or compressed file is there; files are not opened).
     pub fn coverage(&self) -> Coverage {
-        let present: BTreeSet<Material> = self.present_materials().into_iter().collect();
+        let present: BTreeSet<Material> = self.materials().into_iter().collect();
         let top = present.iter().map(|m| m.piece_count()).max().unwrap_or(0);
         let all = Material::all(top, |a| self.rules().animal_allowed(a));
         let counts: Vec<PieceCount> = (2..=top)

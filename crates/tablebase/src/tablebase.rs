@@ -335,9 +335,9 @@ impl Tablebase {
         Ok(tb)
     }
 
-    /// The materials with a table: in the store, or (plain or compressed)
-    /// in the directory.
-    pub(crate) fn present_materials(&self) -> Vec<Material> {
+    /// The canonical materials with a table: in the store, or (plain or
+    /// compressed) in the directory; sorted, files not opened.
+    pub fn materials(&self) -> Vec<Material> {
         if let Some(store) = &self.store {
             return store.materials();
         }
@@ -421,7 +421,7 @@ impl Tablebase {
     /// without a table are skipped (probing them stays a missing table).
     pub fn preload(&self, max_pieces: u32) -> Result<usize, ProbeError> {
         let mut opened = 0;
-        for m in self.present_materials() {
+        for m in self.materials() {
             if m.piece_count() > max_pieces {
                 continue;
             }

@@ -39,7 +39,8 @@ mod verify;
 pub use board::{AnimalInfo, BoardAnswer, BySide, MapAnswer, MapCell, RuleDisagreement};
 pub use error::{chain, ErrorAnswer, ErrorKind};
 pub use probe::{
-    position_answer, Category, MainlineAnswer, MainlineStep, MoveAnswer, PositionAnswer, Side,
+    position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
+    PositionAnswer, Side, WdlAnswer,
 };
 pub use stats::{Example, MaterialStats, SideStats};
 pub use verify::{Disagreement, FileVerdict, VerifySummary};

@@ -194,3 +194,82 @@ impl MainlineAnswer {
         }
     }
 }
+
+/// A position's WDL value alone (`probeWdl` of the JavaScript package).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WdlAnswer {
+    /// The position in jungletb notation.
+    pub position: String,
+    /// Whose move it is.
+    pub side_to_move: Side,
+    /// For the side to move.
+    pub category: Category,
+}
+
+/// A legal move without a value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    /// The move, from-square then to-square (`"a1b1"`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The move captures.
+    pub capture: bool,
+    /// The move enters the opponent's den (and so ends the game).
+    pub den: bool,
+    /// The position after the move.
+    pub after: String,
+}
+
+/// A position and its legal moves, under a rule set, with no tables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MovesAnswer {
+    /// The position in jungletb notation.
+    pub position: String,
+    /// Whose move it is.
+    pub side_to_move: Side,
+    /// Every legal move, in move-generation order (none when the game is
+    /// over).
+    pub moves: Vec<LegalMove>,
+    /// Why the game is over (`"den"`, `"no_pieces"`, `"no_moves"`), or
+    /// `null`.
+    pub game_over: Option<&'static str>,
+}
+
+impl MovesAnswer {
+    /// The legal moves of `pos` (valid under `rules`).
+    pub fn new(rules: &Ruleset, pos: &Position) -> MovesAnswer {
+        let board = rules.board();
+        let den = pos
+            .pieces()
+            .any(|(p, s)| board.is_den_of(s, p.color.opponent()));
+        let bare = Color::ALL.into_iter().any(|c| pos.count(c) == 0);
+        let moves: Vec<LegalMove> = if den || bare {
+            Vec::new()
+        } else {
+            pos.legal_moves(rules)
+                .iter()
+                .map(|m| LegalMove {
+                    mv: m.to_string(),
+                    capture: m.captured.is_some(),
+                    den: board.is_den(m.to),
+                    after: pos.play(m).to_string(),
+                })
+                .collect()
+        };
+        let game_over = if den {
+            Some(GameOver::Den.name())
+        } else if bare {
+            Some(GameOver::NoPieces.name())
+        } else if moves.is_empty() {
+            Some(GameOver::NoMoves.name())
+        } else {
+            None
+        };
+        MovesAnswer {
+            position: pos.to_string(),
+            side_to_move: pos.side_to_move().into(),
+            moves,
+            game_over,
+        }
+    }
+}

@@ -1,0 +1,73 @@
+// The static site's stand-in for `jungletb serve`: the web board (app.js,
+// unchanged) asks /api/… as it does of the server, and this script answers
+// in the browser. Positions are probed by the jungletb JavaScript package
+// (jungletb.js and its WebAssembly module, beside this file) over HTTP
+// range requests to the tables of this site; rule sets, terrain and
+// material statistics are the JSON files `jungletb site` wrote.
+// A classic script, loaded before app.js, so that it is in place before
+// the board's first request.
+"use strict";
+(() => {
+  const here = new URL(".", document.currentScript.src);
+  const site = new URL("..", here);
+  const realFetch = window.fetch.bind(window);
+  let pkg = null;
+  let rulesets = null;
+  const tablebases = new Map();
+  const lib = () => (pkg ??= import(new URL("jungletb.js", here).href));
+  const json = (body, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  const failure = (e) => {
+    const status = { notation: 400, impossible_position: 400, game_over: 400, missing_table: 404, no_tables: 404 }[e.kind] ?? 500;
+    return json({ error: e.message, kind: e.kind ?? "internal" }, status);
+  };
+  async function list() {
+    rulesets ??= realFetch(new URL("rulesets.json", site)).then((r) => r.json());
+    return rulesets;
+  }
+  function tablebase(label) {
+    if (!tablebases.has(label)) {
+      tablebases.set(label, (async () => {
+        const entry = (await list()).rulesets.find((r) => r.label === label);
+        if (!entry) throw Object.assign(new Error(`this site has no rule set '${label}'`), { kind: "unknown_ruleset" });
+        const { Tablebase } = await lib();
+        return Tablebase.open(new URL(`${label}/`, site).href, { ruleset: entry.base, rules: entry.options });
+      })().catch((e) => { tablebases.delete(label); throw e; }));
+    }
+    return tablebases.get(label);
+  }
+  async function file(path, missing) {
+    const r = await realFetch(new URL(path, site));
+    if (r.status === 404) return json({ error: missing, kind: "missing_table" }, 404);
+    return r;
+  }
+  async function answer(url) {
+    const parts = url.pathname.replace(/^.*?\/api\//, "").split("/");
+    const position = (url.searchParams.get("position") ?? "").replace(/_/g, " ");
+    const [label, route, arg] = parts;
+    if (label === "rulesets") return json(await list());
+    if (route === "board") return file(`${label}/board.json`, `this site has no rule set '${label}'`);
+    if (route === "stats") {
+      const r = await file(`${label}/materials/${arg}.json`, `this site has no table for ${arg}`);
+      if (r.status !== 404) return r;
+      const swapped = arg.split("v").reverse().join("v");
+      return file(`${label}/materials/${swapped}.json`, `this site has no table for ${arg}`);
+    }
+    if (route === "map") {
+      return json({ error: "the piece map is drawn by `jungletb serve`; this static site does not have it", kind: "no_route" }, 501);
+    }
+    const tb = await tablebase(label);
+    if (route === "mainline") return json(await tb.mainline(position));
+    if (route === undefined) return json(await tb.probe(position));
+    return json({ error: "no such route", kind: "no_route" }, 404);
+  }
+  window.fetch = async (input, init) => {
+    const url = new URL(typeof input === "string" ? input : input.url, location.href);
+    if (url.origin !== location.origin || !url.pathname.includes("/api/")) return realFetch(input, init);
+    try {
+      return await answer(url);
+    } catch (e) {
+      return failure(e);
+    }
+  };
+})();

@@ -1,0 +1,398 @@
+//! `jungletb site`: a static site of one rule set's tables, served by any
+//! static host (no server code): every position is probed in the
+//! visitor's browser, by the probe library compiled to WebAssembly, over
+//! HTTP range requests to the tables on the same host.
+//!
+//! What [`build`] writes into the output directory:
+//!
+//! | path | what |
+//! |---|---|
+//! | `index.html` | the materials by piece count, with win / draw / loss |
+//! | `board.html` | the web board of `jungletb serve`, answered in the browser (`assets/static-api.js`) |
+//! | `assets/` | the board's script and style, the JavaScript package (`jungletb.js`) and its module (`jungletb.wasm`) |
+//! | `rulesets.json` | the rule set, as `/api/rulesets` lists it |
+//! | `stats.json` | every material's statistics (as `jungletb stats --json --histograms`) |
+//! | `downloads.html`, `SHA256SUMS` | every table file with its size and SHA-256 (`sha256sum -c SHA256SUMS` checks a download) |
+//! | `<label>/manifest.json` | the tables the JavaScript package may read: material, file, bytes, SHA-256 |
+//! | `<label>/<material>.jtbz` | the tables (hard links where the file system allows, else copies) |
+//! | `<label>/board.json` | the terrain, as `/api/<label>/board` |
+//! | `<label>/materials/<material>.html`, `.json`, `.svg` | a page per material: both sides' counts, the histogram, the longest win and its line, mutual zugzwangs, sizes, checksums, the tables it depends on |
+//!
+//! Compressed tables are served where there are any (a probe reads a few
+//! blocks of them; a plain table is only read whole).
+
+#![warn(missing_docs)]
+
+mod pages;
+
+use jungletb_analysis::histogram::histogram;
+use jungletb_analysis::zugzwang::{self, Kind};
+use jungletb_indexer::Material;
+use jungletb_rules::{Position, Ruleset};
+use jungletb_tablebase::{ProbeError, TableError, Tablebase};
+use jungletb_wire::MaterialStats;
+use rayon::prelude::*;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The WebAssembly module and JavaScript package the site serves, given
+/// by the caller (the CLI embeds them when built with them; see
+/// `js/build.sh`).
+#[derive(Debug, Clone)]
+pub struct Package {
+    /// `jungletb.wasm`.
+    pub wasm: Vec<u8>,
+    /// `index.js` of the JavaScript package.
+    pub js: String,
+}
+
+/// What a site build wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// Materials with a page.
+    pub materials: usize,
+    /// Bytes of the table files served.
+    pub table_bytes: u64,
+    /// Bytes of everything else the site holds.
+    pub other_bytes: u64,
+}
+
+/// Why a site could not be built.
+#[derive(Debug)]
+pub enum SiteError {
+    /// A table could not be read or probed.
+    Probe(ProbeError),
+    /// Writing the site failed.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The output directory holds files that are not a site's: nothing is
+    /// overwritten.
+    NotASite(PathBuf),
+    /// The tables directory has no table.
+    NoTables(PathBuf),
+}
+
+impl fmt::Display for SiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SiteError::Probe(e) => write!(f, "{e}"),
+            SiteError::Io { path, .. } => write!(f, "{}: writing failed", path.display()),
+            SiteError::NotASite(p) => write!(
+                f,
+                "{}: the directory is not empty and holds no jungletb site (no \
+                 site.json): nothing written",
+                p.display()
+            ),
+            SiteError::NoTables(p) => write!(f, "{}: no table files", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for SiteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SiteError::Probe(e) => Some(e),
+            SiteError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<ProbeError> for SiteError {
+    fn from(e: ProbeError) -> Self {
+        SiteError::Probe(e)
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
+    move |source| SiteError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One table file the site serves.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableEntry {
+    /// Its material (`ELvR`).
+    pub material: String,
+    /// Its file name (`ELvR.jtbz`).
+    pub file: String,
+    /// Its size.
+    pub bytes: u64,
+    /// Its SHA-256, in hex.
+    pub sha256: String,
+}
+
+/// `<label>/manifest.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Manifest {
+    /// The rule set's label (its directory).
+    pub ruleset: String,
+    /// The tables.
+    pub tables: Vec<TableEntry>,
+}
+
+/// Everything a material's page shows.
+#[derive(Debug, Clone)]
+pub(crate) struct MaterialPage {
+    pub(crate) stats: MaterialStats,
+    pub(crate) table: TableEntry,
+    pub(crate) svg: String,
+    /// The longest win (for the side to move that has the longer one) and
+    /// its line.
+    pub(crate) longest: Option<(String, Vec<String>)>,
+    pub(crate) mutual: u64,
+    pub(crate) zugzwangs: Vec<String>,
+    /// Canonical materials one capture leads to.
+    pub(crate) depends: Vec<String>,
+}
+
+/// SHA-256 of a file, in hex.
+fn sha256(path: &Path) -> Result<String, SiteError> {
+    let mut f = std::fs::File::open(path).map_err(io(path))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf).map_err(io(path))?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The table file a material is served from: its compressed file if
+/// there is one.
+fn served_file(dir: &Path, m: Material) -> PathBuf {
+    let packed = jungletb_tablebase::compressed_table_path(dir, m);
+    if packed.exists() {
+        packed
+    } else {
+        jungletb_tablebase::table_path(dir, m)
+    }
+}
+
+/// The page of canonical material `m`.
+fn material_page(tb: &Tablebase, dir: &Path, m: Material) -> Result<MaterialPage, SiteError> {
+    let path = served_file(dir, m);
+    let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
+    let table = tb.table(m)?;
+    let hist = histogram(tb, m)?;
+    let stats = MaterialStats::new(table.header(), Some(bytes), Some(&hist));
+    let svg = jungletb_analysis::svg::histogram_svg(m, &hist);
+    let longest = [&stats.white_to_move, &stats.black_to_move]
+        .into_iter()
+        .filter_map(|s| s.longest_win_example.clone().flatten())
+        .max_by_key(|e| e.plies);
+    let longest = match longest {
+        Some(e) => {
+            let pos: Position = e.position.parse().map_err(|err| {
+                SiteError::Probe(ProbeError::Table(TableError::Corrupt {
+                    path: path.clone(),
+                    what: format!("longest win {}: {err}", e.position),
+                }))
+            })?;
+            let line = tb.line(&pos)?.iter().map(|mv| mv.to_string()).collect();
+            Some((e.position, line))
+        }
+        None => None,
+    };
+    let report = zugzwang::scan_material(tb, m, 5)?;
+    let zugzwangs = report
+        .examples
+        .iter()
+        .filter(|e| e.kind == Kind::Mutual)
+        .map(|e| e.position.to_string())
+        .collect();
+    let mut depends: Vec<String> = m
+        .sub_materials()
+        .into_iter()
+        .map(|s| s.canonical().0.to_string())
+        .collect();
+    depends.sort();
+    depends.dedup();
+    Ok(MaterialPage {
+        stats,
+        table: TableEntry {
+            material: m.to_string(),
+            file: path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string(),
+            bytes,
+            sha256: sha256(&path)?,
+        },
+        svg,
+        longest,
+        mutual: report.mutual,
+        zugzwangs,
+        depends,
+    })
+}
+
+/// Writes `bytes` to `path`, creating its directory.
+fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<u64, SiteError> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+    }
+    std::fs::write(path, bytes.as_ref()).map_err(io(path))?;
+    Ok(bytes.as_ref().len() as u64)
+}
+
+/// Links (or copies) a table into the site.
+fn place_table(from: &Path, to: &Path) -> Result<(), SiteError> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+    }
+    let _ = std::fs::remove_file(to);
+    if std::fs::hard_link(from, to).is_err() {
+        std::fs::copy(from, to).map_err(io(to))?;
+    }
+    Ok(())
+}
+
+/// `rulesets.json`'s entries.
+#[derive(Debug, Serialize)]
+struct RulesetEntry {
+    label: String,
+    base: String,
+    options: std::collections::BTreeMap<String, String>,
+    tables: bool,
+    max_pieces: u32,
+}
+
+/// `rulesets.json`: as `/api/rulesets`.
+#[derive(Debug, Serialize)]
+struct Rulesets {
+    rulesets: Vec<RulesetEntry>,
+}
+
+/// `site.json`: marks a directory as a site (so a rebuild may replace it).
+#[derive(Debug, Serialize)]
+struct SiteMark {
+    generator: &'static str,
+    ruleset: String,
+}
+
+/// Builds the site of the tables of `rules` in `dir` (one rule set's
+/// directory) into `out` (empty, missing, or an earlier site, which is
+/// updated), calling `progress(done, total)` as materials are done.
+pub fn build(
+    dir: &Path,
+    rules: &Ruleset,
+    out: &Path,
+    package: &Package,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Summary, SiteError> {
+    if out.exists() {
+        let empty = std::fs::read_dir(out).map_err(io(out))?.next().is_none();
+        if !empty && !out.join("site.json").exists() {
+            return Err(SiteError::NotASite(out.to_path_buf()));
+        }
+    }
+    let tb = Tablebase::with_dir(dir.to_path_buf(), rules.clone());
+    let mut materials: Vec<Material> = tb.materials();
+    materials.sort_by_key(|m| (m.piece_count(), m.to_string()));
+    if materials.is_empty() {
+        return Err(SiteError::NoTables(dir.to_path_buf()));
+    }
+    let label = rules.label();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let pages: Vec<MaterialPage> = materials
+        .par_iter()
+        .map(|&m| {
+            let page = material_page(&tb, dir, m);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(n, materials.len());
+            page
+        })
+        .collect::<Result<_, _>>()?;
+    let mut other = 0u64;
+    let mut table_bytes = 0u64;
+    let site_dir = out.join(&label);
+    other += write(
+        &out.join("site.json"),
+        serde_json::to_string_pretty(&SiteMark {
+            generator: concat!("jungletb ", env!("CARGO_PKG_VERSION")),
+            ruleset: label.clone(),
+        })
+        .expect("serialisable"),
+    )?;
+    for p in &pages {
+        let m = &p.table.material;
+        place_table(
+            &served_file(dir, m.parse().expect("a material")),
+            &site_dir.join(&p.table.file),
+        )?;
+        table_bytes += p.table.bytes;
+        let base = site_dir.join("materials");
+        other += write(&base.join(format!("{m}.svg")), &p.svg)?;
+        other += write(
+            &base.join(format!("{m}.json")),
+            serde_json::to_string(&p.stats).expect("serialisable"),
+        )?;
+        other += write(&base.join(format!("{m}.html")), pages::material(rules, p))?;
+    }
+    let manifest = Manifest {
+        ruleset: label.clone(),
+        tables: pages.iter().map(|p| p.table.clone()).collect(),
+    };
+    other += write(
+        &site_dir.join("manifest.json"),
+        serde_json::to_string(&manifest).expect("serialisable"),
+    )?;
+    other += write(
+        &site_dir.join("board.json"),
+        serde_json::to_string(&jungletb_wire::BoardAnswer::new(rules)).expect("serialisable"),
+    )?;
+    let stats: Vec<&MaterialStats> = pages.iter().map(|p| &p.stats).collect();
+    other += write(
+        &out.join("stats.json"),
+        serde_json::to_string(&stats).expect("serialisable"),
+    )?;
+    let rulesets = Rulesets {
+        rulesets: vec![RulesetEntry {
+            label: label.clone(),
+            // The label starts with the base's name (`popular-custom-…`).
+            base: label
+                .split("-custom-")
+                .next()
+                .unwrap_or("standard")
+                .to_string(),
+            options: rules
+                .options()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            tables: true,
+            max_pieces: materials.iter().map(|m| m.piece_count()).max().unwrap_or(0),
+        }],
+    };
+    other += write(
+        &out.join("rulesets.json"),
+        serde_json::to_string(&rulesets).expect("serialisable"),
+    )?;
+    let sums: String = pages
+        .iter()
+        .map(|p| format!("{}  {label}/{}\n", p.table.sha256, p.table.file))
+        .collect();
+    other += write(&out.join("SHA256SUMS"), sums)?;
+    other += write(&out.join("downloads.html"), pages::downloads(rules, &pages))?;
+    other += write(&out.join("index.html"), pages::index(rules, &pages))?;
+    other += pages::write_board(out, package)?;
+    Ok(Summary {
+        materials: pages.len(),
+        table_bytes,
+        other_bytes: other,
+    })
+}

@@ -1,0 +1,453 @@
+// jungletb for JavaScript: Jungle endgame tablebases probed by the
+// jungletb probe library compiled to WebAssembly (jungletb.wasm, built from
+// crates/wasm by build.sh). Tables come from a static host by HTTP range
+// requests, from local files (Node), or from memory.
+//
+// The module never blocks: a probe that needs bytes not fetched yet
+// replies with the ranges to fetch; this file fetches them (all of them at
+// once) and asks again. See crates/wasm/src/lib.rs for the exports.
+
+const isNode = typeof process !== "undefined" && !!process.versions?.node;
+
+/** The base class of every error this package throws. `kind` is the HTTP
+ * API's error kind (`notation`, `missing_table`, …). */
+export class JungleError extends Error {
+  constructor(message, kind, options) {
+    super(message, options);
+    this.name = new.target.name;
+    this.kind = kind;
+  }
+}
+/** The position text does not parse, or the position cannot occur. */
+export class PositionError extends JungleError {}
+/** No table holds the position (the site or directory lacks it). */
+export class MissingTableError extends JungleError {}
+/** A table is damaged (a check failed) or not a jungletb table. */
+export class BadTableError extends JungleError {}
+/** The tables, or the options asked for, are of another rule set. */
+export class RulesError extends JungleError {}
+/** The host failed: a network error, an HTTP error, a `Range` ignored. */
+export class HostError extends JungleError {}
+
+function errorOf(answer) {
+  const { error, kind } = answer;
+  switch (kind) {
+    case "notation":
+    case "impossible_position":
+    case "game_over":
+      return new PositionError(error, kind);
+    case "missing_table":
+    case "no_tables":
+      return new MissingTableError(error, kind);
+    case "ruleset_mismatch":
+    case "rules":
+      return new RulesError(error, kind);
+    case "bad_table":
+      return new BadTableError(error, kind);
+    default:
+      return new JungleError(error, kind);
+  }
+}
+
+let wasmPromise = null;
+
+/** Loads the WebAssembly module (once). `source`: a URL, bytes or a
+ * `WebAssembly.Module`; by default `jungletb.wasm` beside this file. */
+export function init(source) {
+  if (!wasmPromise) {
+    wasmPromise = instantiate(source).catch((e) => {
+      wasmPromise = null;
+      throw e;
+    });
+  }
+  return wasmPromise;
+}
+
+async function instantiate(source) {
+  source ??= new URL("./jungletb.wasm", import.meta.url);
+  let module;
+  if (source instanceof WebAssembly.Module) {
+    module = source;
+  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    module = await WebAssembly.compile(source);
+  } else if (isNode && String(source).startsWith("file:")) {
+    const { readFile } = await import("node:fs/promises");
+    module = await WebAssembly.compile(await readFile(new URL(source)));
+  } else {
+    const response = await fetch(source);
+    if (!response.ok) {
+      throw new HostError(`${source}: HTTP ${response.status} loading the WebAssembly module`, "host");
+    }
+    module = await WebAssembly.compile(await response.arrayBuffer());
+  }
+  const instance = await WebAssembly.instantiate(module, {});
+  return new Wasm(instance.exports);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The exports, with strings and bytes passed through the module's memory. */
+class Wasm {
+  constructor(x) {
+    this.x = x;
+  }
+
+  /** Calls `f` with (pointer, length) pairs of `args` copied in. */
+  call(f, ...args) {
+    const held = [];
+    const flat = [];
+    try {
+      for (const a of args) {
+        if (typeof a === "string" || a instanceof Uint8Array) {
+          const bytes = typeof a === "string" ? encoder.encode(a) : a;
+          const ptr = this.x.jtb_alloc(bytes.length);
+          new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+          held.push([ptr, bytes.length]);
+          flat.push(ptr, bytes.length);
+        } else {
+          flat.push(a);
+        }
+      }
+      return f(...flat);
+    } finally {
+      for (const [ptr, len] of held) this.x.jtb_dealloc(ptr, len);
+    }
+  }
+
+  reply() {
+    const ptr = this.x.jtb_reply_ptr();
+    const len = this.x.jtb_reply_len();
+    return decoder.decode(new Uint8Array(this.x.memory.buffer, ptr, len));
+  }
+
+  /** [status, parsed reply] of a call. */
+  ask(f, ...args) {
+    const status = this.call(f, ...args);
+    return [status, JSON.parse(this.reply())];
+  }
+}
+
+function spec(options, name) {
+  const s = { ruleset: options.ruleset ?? "standard", rules: options.rules ?? {} };
+  if (name) s.name = name;
+  if (options.pageBytes) s.page_bytes = options.pageBytes;
+  if (options.maxCachedBytes !== undefined) s.max_cached_bytes = options.maxCachedBytes;
+  if (options.maxDecodedBytes !== undefined) s.max_decoded_bytes = options.maxDecodedBytes;
+  return JSON.stringify(s);
+}
+
+/** A position and its legal moves under a rule set: no tables needed. */
+export class Position {
+  constructor(wasm, specText, answer) {
+    this._wasm = wasm;
+    this._spec = specText;
+    /** The position in jungletb notation. */
+    this.text = answer.position;
+    /** `"w"` or `"b"`. */
+    this.sideToMove = answer.side_to_move;
+    /** Every legal move: `{move, capture, den, after}`. */
+    this.moves = answer.moves;
+    /** `"den"`, `"no_pieces"`, `"no_moves"` or `null`. */
+    this.gameOver = answer.game_over;
+  }
+
+  /** Parses `text` under `options.ruleset` (default `standard`) and
+   * `options.rules`; throws a `PositionError` with the reason. */
+  static async parse(text, options = {}) {
+    const wasm = await init(options.wasm);
+    return Position._parse(wasm, spec(options), text);
+  }
+
+  static _parse(wasm, specText, text) {
+    const [status, answer] = wasm.ask(wasm.x.jtb_moves, specText, String(text));
+    if (status !== 0) throw errorOf(answer);
+    return new Position(wasm, specText, answer);
+  }
+
+  /** The position after `move` (`"a1b1"`), which must be legal. */
+  play(move) {
+    const m = this.moves.find((x) => x.move === move);
+    if (!m) {
+      throw new PositionError(`${move} is not a legal move in ${this.text}`, "notation");
+    }
+    return Position._parse(this._wasm, this._spec, m.after);
+  }
+
+  toString() {
+    return this.text;
+  }
+}
+
+/** Where a tablebase's files come from: HTTP, local files, memory. */
+class HttpFiles {
+  constructor(base, fetchImpl) {
+    this.base = base.endsWith("/") ? base : base + "/";
+    this.fetch = fetchImpl;
+  }
+
+  url(file) {
+    return new URL(file, this.base).href;
+  }
+
+  async json(file) {
+    let r;
+    try {
+      r = await this.fetch(this.url(file));
+    } catch (e) {
+      throw new HostError(`${this.url(file)}: ${e.message}`, "host", { cause: e });
+    }
+    if (r.status === 404) return null;
+    if (!r.ok) throw new HostError(`${this.url(file)}: HTTP ${r.status}`, "host");
+    return r.json();
+  }
+
+  /** Bytes `at`..`at + len` of `file` (`len` undefined: the whole file).
+   * Returns `{bytes, whole}`: `whole` when the host sent the whole file. */
+  async read(file, at, len, size) {
+    const url = this.url(file);
+    const headers = len === undefined ? {} : { Range: `bytes=${at}-${at + len - 1}` };
+    let r;
+    try {
+      r = await this.fetch(url, { headers });
+    } catch (e) {
+      throw new HostError(`${url}: ${e.message}`, "host", { cause: e });
+    }
+    if (r.status === 404) {
+      throw new MissingTableError(`${url}: this site has no such table (HTTP 404)`, "missing_table");
+    }
+    if (r.status === 206 && len !== undefined) {
+      const range = r.headers.get("content-range") ?? "";
+      const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range.trim());
+      if (!m || Number(m[1]) !== at || Number(m[2]) !== at + len - 1) {
+        throw new HostError(`${url}: asked for bytes ${at}-${at + len - 1}, got '${range}'`, "host");
+      }
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (bytes.length !== len) {
+        throw new HostError(`${url}: ${bytes.length} bytes for a range of ${len}`, "host");
+      }
+      return { bytes, whole: false };
+    }
+    if (r.status === 200) {
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (bytes.length !== size) {
+        throw new HostError(`${url}: ${bytes.length} bytes, the manifest says ${size}`, "host");
+      }
+      return { bytes, whole: true };
+    }
+    throw new HostError(`${url}: HTTP ${r.status}`, "host");
+  }
+}
+
+class LocalFiles {
+  constructor(dir) {
+    this.dir = dir;
+  }
+
+  url(file) {
+    return `${this.dir}/${file}`;
+  }
+
+  async read(file, at, len) {
+    const { open } = await import("node:fs/promises");
+    let fh;
+    try {
+      fh = await open(this.url(file), "r");
+    } catch (e) {
+      if (e.code === "ENOENT") {
+        throw new MissingTableError(`${this.url(file)}: no such table file`, "missing_table");
+      }
+      throw new HostError(`${this.url(file)}: ${e.message}`, "host", { cause: e });
+    }
+    try {
+      if (len === undefined) return { bytes: new Uint8Array(await fh.readFile()), whole: true };
+      const bytes = new Uint8Array(len);
+      const { bytesRead } = await fh.read(bytes, 0, len, at);
+      if (bytesRead !== len) throw new BadTableError(`${this.url(file)}: shorter than listed`, "bad_table");
+      return { bytes, whole: false };
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+/** Lists the tables of a local rule-set directory: `[{material, file, bytes}]`
+ * (a material's compressed file where both are there). */
+async function listLocal(dir) {
+  const { readdir, stat } = await import("node:fs/promises");
+  let names;
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  const byMaterial = new Map();
+  for (const name of names.sort()) {
+    const m = /^([A-Za-z]+v[A-Za-z]+)\.(jtbz|jtb)$/.exec(name);
+    if (!m) continue;
+    if (byMaterial.has(m[1]) && m[2] === "jtb") continue;
+    byMaterial.set(m[1], { material: m[1], file: name, bytes: (await stat(`${dir}/${name}`)).size });
+  }
+  return byMaterial.size ? [...byMaterial.values()] : null;
+}
+
+/** Rounds of fetches a probe may take before it is given up (a cold probe
+ * takes a handful: the table's opening, its blocks, its sub-tables'). */
+const MAX_ROUNDS = 32;
+
+/** Jungle endgame tablebases of one rule set. */
+export class Tablebase {
+  constructor(wasm, handle, files, tables, options) {
+    this._wasm = wasm;
+    this._h = handle;
+    this._files = files;
+    this._tables = tables;
+    this._wholeBelow = options.wholeFileBelow ?? 65536;
+    this._pending = new Map();
+    /** Requests made and bytes fetched, since opening. */
+    this.stats = { requests: 0, bytes: 0 };
+  }
+
+  /**
+   * Opens the tables at `location`: a site's or directory's tables root
+   * (holding `<ruleset>/`) or one rule set's directory. A URL (`http:`,
+   * `https:`, or relative in a browser) is read by HTTP range requests,
+   * with the site's `manifest.json` listing the tables; in Node, a path is
+   * a local directory.
+   *
+   * Options: `ruleset` (default `"standard"`), `rules` (rule options),
+   * `memory` (read every table whole now), `wholeFileBelow` (tables up to
+   * this size are fetched whole and checked by their checksum, default 64
+   * KiB), `pageBytes`, `maxCachedBytes`, `fetch`, `wasm`.
+   */
+  static async open(location, options = {}) {
+    const wasm = await init(options.wasm);
+    const loc = String(location);
+    const local = isNode && !/^https?:/i.test(loc);
+    let files;
+    let tables = null;
+    const [status, opened] = wasm.ask(wasm.x.jtb_open, spec(options, loc));
+    const handle = status;
+    if (handle === 0) throw errorOf(opened);
+    const label = opened.label;
+    try {
+      if (local) {
+        const root = loc.replace(/\/+$/, "");
+        for (const dir of [`${root}/${label}`, root]) {
+          tables = await listLocal(dir);
+          if (tables) {
+            files = new LocalFiles(dir);
+            break;
+          }
+        }
+        if (!tables) {
+          throw new MissingTableError(`${loc}: no tables of rule set '${label}' (no ${root}/${label})`, "no_tables");
+        }
+      } else {
+        const base = new URL(loc, globalThis.location?.href ?? undefined).href;
+        const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+        for (const dir of [new URL(`${label}/`, base.endsWith("/") ? base : base + "/").href, base]) {
+          const http = new HttpFiles(dir, fetchImpl);
+          const manifest = await http.json("manifest.json");
+          if (!manifest) continue;
+          if (manifest.ruleset !== label) {
+            throw new RulesError(
+              `${http.url("manifest.json")}: these tables are of rule set '${manifest.ruleset}', not '${label}'`,
+              "ruleset_mismatch",
+            );
+          }
+          files = http;
+          tables = manifest.tables;
+          break;
+        }
+        if (!tables) {
+          throw new MissingTableError(`${loc}: this site has no tables of rule set '${label}' (no manifest.json)`, "no_tables");
+        }
+      }
+      const tb = new Tablebase(wasm, handle, files, new Map(), options);
+      for (const t of tables) {
+        const entry = { ...t, plain: t.file.endsWith(".jtb"), whole: false };
+        tb._tables.set(t.material, entry);
+        tb._check(wasm.ask(wasm.x.jtb_add, handle, t.material, t.file, t.bytes));
+      }
+      if (options.memory) {
+        await Promise.all([...tb._tables.values()].map((t) => tb._load({ material: t.material, file: t.file, at: 0, len: t.bytes }, true)));
+      }
+      return tb;
+    } catch (e) {
+      wasm.x.jtb_close(handle);
+      throw e;
+    }
+  }
+
+  /** The materials with a table (`["ELvR", …]`). */
+  get materials() {
+    return [...this._tables.keys()];
+  }
+
+  _check([status, answer]) {
+    if (status === 2) throw errorOf(answer);
+    return answer;
+  }
+
+  async _load(range, forceWhole = false) {
+    const t = this._tables.get(range.material);
+    const whole = forceWhole || t.whole || t.plain || t.bytes <= this._wholeBelow;
+    const key = whole ? `${t.file}|whole` : `${t.file}|${range.at}`;
+    if (!this._pending.has(key)) {
+      const job = (async () => {
+        const got = whole
+          ? await this._files.read(t.file, 0, undefined, t.bytes)
+          : await this._files.read(t.file, range.at, range.len, t.bytes);
+        this.stats.requests += 1;
+        this.stats.bytes += got.bytes.length;
+        if (got.whole) t.whole = true;
+        const w = this._wasm;
+        this._check(w.ask(w.x.jtb_supply, this._h, t.material, got.whole ? 0 : range.at, got.bytes, got.whole ? 1 : 0));
+      })();
+      this._pending.set(key, job);
+      job.finally(() => this._pending.delete(key)).catch(() => {});
+    }
+    return this._pending.get(key);
+  }
+
+  async _run(what, text) {
+    const w = this._wasm;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const [status, answer] = w.ask(w.x.jtb_probe, this._h, what, String(text));
+      if (status === 0) return answer;
+      if (status === 2) throw errorOf(answer);
+      await Promise.all(answer.fetch.map((r) => this._load(r)));
+    }
+    throw new JungleError(`${text}: still fetching after ${MAX_ROUNDS} rounds`, "internal");
+  }
+
+  /** The position's value and every move's, as the HTTP API answers
+   * `GET /api/{ruleset}?position=`: `{position, side_to_move, category,
+   * plies, game_over, winner, moves: [{move, category, plies, capture,
+   * den}]}`. */
+  probe(text) {
+    return this._run(0, text);
+  }
+
+  /** The WDL value alone: `{position, side_to_move, category}`. */
+  probeWdl(text) {
+    return this._run(1, text);
+  }
+
+  /** An optimal line to the end, as `GET /api/{ruleset}/mainline`. */
+  mainline(text) {
+    return this._run(2, text);
+  }
+
+  /** What the module keeps of the fetched tables. */
+  usage() {
+    const w = this._wasm;
+    return this._check(w.ask(w.x.jtb_usage, this._h));
+  }
+
+  /** Frees the module's memory for these tables. */
+  close() {
+    this._wasm.x.jtb_close(this._h);
+  }
+}
