@@ -181,9 +181,10 @@ export class Position {
 
 /** Where a tablebase's files come from: HTTP, local files, memory. */
 class HttpFiles {
-  constructor(base, fetchImpl) {
+  constructor(base, fetchImpl, fallbackMax) {
     this.base = base.endsWith("/") ? base : base + "/";
     this.fetch = fetchImpl;
+    this.fallbackMax = fallbackMax;
   }
 
   url(file) {
@@ -229,6 +230,15 @@ class HttpFiles {
       return { bytes, whole: false };
     }
     if (r.status === 200) {
+      if (len !== undefined && size > this.fallbackMax) {
+        await r.body?.cancel();
+        throw new HostError(
+          `${url}: the host ignores Range requests (HTTP 200 with the whole file, ${size} bytes, ` +
+            `above the ${this.fallbackMax} read whole instead); serve the site from a host that ` +
+            `answers ranges (206)`,
+          "host",
+        );
+      }
       const bytes = new Uint8Array(await r.arrayBuffer());
       if (bytes.length !== size) {
         throw new HostError(`${url}: ${bytes.length} bytes, the manifest says ${size}`, "host");
@@ -318,7 +328,9 @@ export class Tablebase {
    * Options: `ruleset` (default `"standard"`), `rules` (rule options),
    * `memory` (read every table whole now), `wholeFileBelow` (tables up to
    * this size are fetched whole and checked by their checksum, default 64
-   * KiB), `pageBytes`, `maxCachedBytes`, `fetch`, `wasm`.
+   * KiB), `wholeFallbackMax` (a host that ignores `Range` and sends a
+   * whole file: used up to this size, default 16 MiB, else a HostError),
+   * `pageBytes`, `maxCachedBytes`, `fetch`, `wasm`.
    */
   static async open(location, options = {}) {
     const wasm = await init(options.wasm);
@@ -347,7 +359,7 @@ export class Tablebase {
         const base = new URL(loc, globalThis.location?.href ?? undefined).href;
         const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
         for (const dir of [new URL(`${label}/`, base.endsWith("/") ? base : base + "/").href, base]) {
-          const http = new HttpFiles(dir, fetchImpl);
+          const http = new HttpFiles(dir, fetchImpl, options.wholeFallbackMax ?? 16 << 20);
           const manifest = await http.json("manifest.json");
           if (!manifest) continue;
           if (manifest.ruleset !== label) {

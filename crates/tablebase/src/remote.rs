@@ -324,15 +324,15 @@ impl TableStore for RemoteTables {
     }
 
     fn table(&self, material: Material) -> Result<StoredTable, TableError> {
-        match lock(&self.files).get(&material) {
+        // The lock is released before `table_name` takes it again.
+        let stored = match lock(&self.files).get(&material) {
             Some(Entry {
                 whole: Some(bytes), ..
-            }) => Ok(StoredTable::Whole(Arc::clone(bytes))),
-            Some(e) => Ok(StoredTable::Ranges(e.ranges.clone())),
-            None => Err(TableError::Missing(PathBuf::from(
-                self.table_name(material),
-            ))),
-        }
+            }) => Some(StoredTable::Whole(Arc::clone(bytes))),
+            Some(e) => Some(StoredTable::Ranges(e.ranges.clone())),
+            None => None,
+        };
+        stored.ok_or_else(|| TableError::Missing(PathBuf::from(self.table_name(material))))
     }
 
     fn opened(&self, material: Material) {

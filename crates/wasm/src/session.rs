@@ -120,7 +120,7 @@ fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, Reply> {
     let pos: Position = text
         .trim()
         .parse()
-        .map_err(|e| failed(ErrorKind::Notation, e.to_string()))?;
+        .map_err(|e: jungletb_rules::ParseError| failed(ErrorKind::Notation, e.to_string()))?;
     pos.validate_reachable(rules)
         .map_err(|e| failed(ErrorKind::ImpossiblePosition, format!("{pos}: {e}")))?;
     Ok(pos)

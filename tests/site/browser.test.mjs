@@ -1,0 +1,93 @@
+// The static site in Debian's headless Chromium, served by nginx
+// (tests/site/run.sh): the board probes through WebAssembly from the same
+// host and agrees with the CLI on every position; the material pages show
+// their texts inside the page, none overlapping.
+//
+//   node tests/site/browser.test.mjs URL CASES.jsonl SITE_DIR
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { launchBrowser } from "../browser/launch.mjs";
+
+const [url, casesFile, siteDir] = process.argv.slice(2);
+const cases = readFileSync(casesFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const api = ({ input, best_moves, line, ...rest }) => rest;
+const say = (m) => console.log(`site browser test: ${m}`);
+
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+
+  // The board, with a position in its address: the value shown is the CLI's.
+  const first = cases.find((c) => c.category === "win");
+  await page.goto(`${url}/board.html?position=${encodeURIComponent(first.input.replace(" ", "_"))}`);
+  await page.waitForFunction(() => document.getElementById("value").dataset.category, null, { timeout: 20000 });
+  const shown = await page.$eval("#value", (e) => ({ category: e.dataset.category, plies: e.dataset.plies }));
+  assert.deepEqual(shown, { category: first.category, plies: String(first.plies) }, first.input);
+  const listed = await page.$$eval("#moves li", (lis) => lis.map((li) => li.dataset.move));
+  assert.deepEqual(listed, first.moves.map((m) => m.move));
+  say(`board shows ${first.input} as ${shown.category} in ${shown.plies}, ${listed.length} moves`);
+
+  // Every position through the board's own API calls (answered in the page).
+  const got = await page.evaluate(async (inputs) => {
+    const out = [];
+    for (const text of inputs) {
+      const t0 = performance.now();
+      const r = await fetch(`/api/standard?position=${encodeURIComponent(text.replace(" ", "_"))}`);
+      out.push({ answer: await r.json(), ms: performance.now() - t0 });
+    }
+    return out;
+  }, cases.map((c) => c.input));
+  cases.forEach((c, k) => assert.deepEqual(got[k].answer, api(c), c.input));
+  const ms = got.map((g) => g.ms).sort((a, b) => a - b);
+  say(`${cases.length} positions agree with the CLI; latency median ${ms[ms.length >> 1].toFixed(1)} ms, ` +
+    `95th percentile ${ms[Math.floor(ms.length * 0.95)].toFixed(1)} ms (first probes cold)`);
+
+  // A malformed position: the parse error, as the server words it.
+  const bad = await page.evaluate(async () => (await fetch("/api/standard?position=7/7_w")).json());
+  assert.equal(bad.kind, "notation");
+
+  // Material pages: texts inside the page, none overlapping, histogram drawn.
+  const stats = JSON.parse(readFileSync(`${siteDir}/stats.json`, "utf8"));
+  const pages = ["index.html", "downloads.html", ...["ELvTR", stats[0].material, stats[stats.length >> 1].material]
+    .map((m) => `standard/materials/${m}.html`)];
+  for (const p of pages) {
+    await page.goto(`${url}/${p}`);
+    const report = await page.evaluate(() => {
+      const boxes = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        const n = walker.currentNode;
+        if (!n.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const r of range.getClientRects()) {
+          if (r.width > 0) boxes.push({ text: n.textContent.trim().slice(0, 30), x: r.left, y: r.top + scrollY, w: r.width, h: r.height });
+        }
+      }
+      const img = document.querySelector("img.hist");
+      return { boxes, width: document.documentElement.clientWidth, scrollWidth: document.documentElement.scrollWidth,
+        img: img ? img.complete && img.naturalWidth > 0 : null };
+    });
+    const overlaps = [];
+    const b = report.boxes;
+    for (let i = 0; i < b.length; i++) {
+      for (let j = i + 1; j < b.length; j++) {
+        const [p1, p2] = [b[i], b[j]];
+        const ox = Math.min(p1.x + p1.w, p2.x + p2.w) - Math.max(p1.x, p2.x);
+        const oy = Math.min(p1.y + p1.h, p2.y + p2.h) - Math.max(p1.y, p2.y);
+        if (ox > 1 && oy > 1) overlaps.push(`${p1.text} / ${p2.text}`);
+      }
+    }
+    assert.deepEqual(overlaps.slice(0, 5), [], `${p}: texts that overlap`);
+    assert.ok(report.scrollWidth <= report.width + 1, `${p}: ${report.scrollWidth} px wide in ${report.width}`);
+    if (report.img !== null) assert.ok(report.img, `${p}: histogram not drawn`);
+    say(`${p}: ${b.length} texts, none overlapping${report.img ? ", histogram drawn" : ""}`);
+  }
+  assert.deepEqual(errors, [], "errors in the pages");
+} finally {
+  await browser.close();
+}
+say("passed");

@@ -1,0 +1,132 @@
+// The JavaScript package in Node, against the CLI's answers: tables from
+// local files, in memory and over HTTP from nginx (tests/site/run.sh sets
+// the environment), and every fault the package must name.
+//
+//   node --test tests/site/node.test.mjs
+//   env: SITE (http://…/ the site's root), TABLES (a tables root),
+//        CASES (JSON lines of `jungletb probe --json`), RANGELESS (the site
+//        behind a host ignoring Range), DAMAGED (a site with damaged
+//        tables), BROKEN (a site missing a table its manifest lists)
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  Tablebase, Position, PositionError, MissingTableError, BadTableError, RulesError, HostError,
+} from "../../js/index.js";
+
+const env = (k) => {
+  const v = process.env[k];
+  if (!v) throw new Error(`${k} is not set (run tests/site/run.sh)`);
+  return v;
+};
+const cases = readFileSync(env("CASES"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+// ELvTR (either colour order): the table larger than its first fetch.
+const isBig = (text) => {
+  const board = text.split(" ")[0];
+  const side = (re) => [...board].filter((ch) => re.test(ch)).join("").toUpperCase().split("").sort().join("");
+  const [w, b] = [side(/[A-Z]/), side(/[a-z]/)];
+  return (w === "EL" && b === "RT") || (w === "RT" && b === "EL");
+};
+// What the HTTP API answers: the CLI's line without its CLI-only fields.
+const api = ({ input, best_moves, line, ...rest }) => rest;
+
+async function agrees(tb, label) {
+  for (const c of cases) {
+    assert.deepEqual(await tb.probe(c.input), api(c), `${label}: ${c.input}`);
+    const wdl = await tb.probeWdl(c.input);
+    assert.equal(wdl.category, c.category, `${label} WDL: ${c.input}`);
+  }
+}
+
+test(`${cases.length} positions from local files agree with the CLI`, async () => {
+  assert.ok(cases.length >= 200, `only ${cases.length} positions`);
+  const tb = await Tablebase.open(env("TABLES"), { ruleset: "standard" });
+  await agrees(tb, "files");
+});
+
+test("the same positions from tables in memory", async () => {
+  const tb = await Tablebase.open(env("TABLES"), { ruleset: "standard", memory: true });
+  const before = tb.stats.requests;
+  await agrees(tb, "memory");
+  assert.equal(tb.stats.requests, before, "reads after loading everything");
+});
+
+test("the same positions over HTTP range requests from nginx; warm probes fetch nothing", async () => {
+  const tb = await Tablebase.open(env("SITE"));
+  await agrees(tb, "http");
+  const { requests } = tb.stats;
+  for (const c of cases.slice(0, 50)) await tb.probe(c.input);
+  assert.equal(tb.stats.requests, requests, "warm probes made requests");
+});
+
+test("a cold probe of a large table costs a few requests, not the table", async () => {
+  const big = cases.find((c) => isBig(c.input));
+  const tb = await Tablebase.open(env("SITE"));
+  const manifest = await (await fetch(new URL("standard/manifest.json", env("SITE")))).json();
+  const total = manifest.tables.reduce((s, t) => s + t.bytes, 0);
+  await tb.probe(big.input);
+  assert.ok(tb.stats.requests <= 40, `${tb.stats.requests} requests`);
+  assert.ok(tb.stats.bytes < total / 4, `${tb.stats.bytes} of ${total} bytes`);
+});
+
+test("the mainline is as long as the value says", async () => {
+  const tb = await Tablebase.open(env("SITE"));
+  const win = cases.find((c) => c.category === "win" && c.plies > 5);
+  const line = await tb.mainline(win.input);
+  assert.equal(line.mainline.length, win.plies);
+  assert.equal(line.mainline.map((s) => s.move).join(" "), win.line.join(" "));
+});
+
+test("a Position needs no tables: legal moves and play", async () => {
+  const p = await Position.parse("7/7/7/7/7/7/7/2E4/r6 w");
+  assert.deepEqual(p.moves.map((m) => m.move).sort(), ["c2b2", "c2c1", "c2c3", "c2d2"]);
+  assert.equal(p.play("c2b2").sideToMove, "b");
+  assert.throws(() => p.play("a1a9"), PositionError);
+  await assert.rejects(Position.parse("7/7/7/7/7/7/7/2E4/r6"), (e) => e instanceof PositionError && /side to move/.test(e.message));
+  await assert.rejects(Position.parse("7/7/7/7/7/7/7/2E4/r6 w", { ruleset: "chess" }), RulesError);
+});
+
+test("bad input and faults are typed errors with the reason", async () => {
+  const tb = await Tablebase.open(env("SITE"));
+  await assert.rejects(tb.probe("7/7/7/7/7/7/7/2E4/r6 x"), PositionError);
+  await assert.rejects(tb.probe("7/7/7/7/7/7/7/2E4/r5 w"), PositionError);
+  // A material the site has no table for.
+  await assert.rejects(tb.probe("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w"),
+    (e) => e instanceof MissingTableError && /this site has no table for/.test(e.message));
+  // The rule set's own directory opened under other rules.
+  await assert.rejects(Tablebase.open(new URL("standard/", env("SITE")).href, { ruleset: "leiden" }),
+    (e) => e instanceof RulesError && /rule set 'standard', not 'leiden'/.test(e.message));
+  await assert.rejects(Tablebase.open(env("SITE"), { ruleset: "leiden" }), MissingTableError);
+  // A table the manifest lists but the host has not: 404.
+  const broken = await Tablebase.open(env("BROKEN"));
+  await assert.rejects(broken.probe(cases[0].input), (e) => e instanceof MissingTableError && /404/.test(e.message));
+});
+
+test("a host that ignores Range: small tables read whole, a large one refused by name", async () => {
+  const small = cases.find((c) => !isBig(c.input));
+  const big = cases.find((c) => isBig(c.input));
+  const tb = await Tablebase.open(env("RANGELESS"), { wholeFileBelow: 1 << 20 });
+  assert.deepEqual(await tb.probe(small.input), api(small));
+  // Sent whole anyway: read whole (its size is the manifest's), answered right.
+  const lenient = await Tablebase.open(env("RANGELESS"), { wholeFileBelow: 0 });
+  assert.deepEqual(await lenient.probe(big.input), api(big));
+  const strict = await Tablebase.open(env("RANGELESS"), { wholeFileBelow: 0, wholeFallbackMax: 100000 });
+  await assert.rejects(strict.probe(big.input), (e) => e instanceof HostError && /ignores Range/.test(e.message));
+});
+
+test("bytes damaged on the host are refused, never answered", async () => {
+  const tb = await Tablebase.open(env("DAMAGED"), { wholeFileBelow: 0 });
+  let refused = 0;
+  for (const c of cases) {
+    try {
+      assert.deepEqual(await tb.probe(c.input), api(c), `damaged: ${c.input} answered wrong`);
+    } catch (e) {
+      if (e instanceof assert.AssertionError) throw e;
+      assert.ok(e instanceof BadTableError, `${c.input}: ${e}`);
+      refused += 1;
+    }
+  }
+  assert.ok(refused > 0, "no damage seen");
+});
+
