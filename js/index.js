@@ -301,9 +301,10 @@ async function listLocal(dir) {
   return byMaterial.size ? [...byMaterial.values()] : null;
 }
 
-/** Rounds of fetches a probe may take before it is given up (a cold probe
- * takes a handful: the table's opening, its blocks, its sub-tables'). */
-const MAX_ROUNDS = 32;
+/** Rounds of fetches a call may take before it is given up: a cold probe
+ * takes a handful (the table's opening, its blocks, its sub-tables'); a
+ * cold mainline a few per ply of the line. */
+const MAX_ROUNDS = 2000;
 
 /** Jungle endgame tablebases of one rule set. */
 export class Tablebase {
@@ -425,10 +426,18 @@ export class Tablebase {
 
   async _run(what, text) {
     const w = this._wasm;
+    let last = "";
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const [status, answer] = w.ask(w.x.jtb_probe, this._h, what, String(text));
       if (status === 0) return answer;
       if (status === 2) throw errorOf(answer);
+      // The same ranges asked twice in a row: they were handed in and are
+      // still missing (pages dropped under a cap too small for one probe).
+      const asked = JSON.stringify(answer.fetch);
+      if (asked === last) {
+        throw new JungleError(`${text}: the same bytes are missing after fetching them (${asked})`, "internal");
+      }
+      last = asked;
       await Promise.all(answer.fetch.map((r) => this._load(r)));
     }
     throw new JungleError(`${text}: still fetching after ${MAX_ROUNDS} rounds`, "internal");

@@ -47,10 +47,10 @@ say "generating the standard tables up to 3 pieces and ELvTR"
 "$bin" compress --tables "$work/tables" --out "$work/ctables" -q
 "$bin" site --tables "$work/ctables" --out "$work/site" --js "$repo/js" -q | sed 's/^/site test: /'
 
-# The faults: a copy missing a table its manifest lists, and a copy whose
+# The faults: a copy missing the tables its manifest lists, and a copy whose
 # large table has a byte flipped in every KiB past its first 64 KiB.
 cp -r "$work/site" "$work/broken"
-rm "$work/broken/standard/"*vR.jtbz
+rm "$work/broken/standard/"*.jtbz
 cp -r "$work/site" "$work/damaged"
 python3 - "$work/damaged/standard/ELvTR.jtbz" <<'PY'
 import sys

@@ -344,10 +344,16 @@ fn a_material_the_store_lacks_is_a_missing_table_naming_it() {
     let rules = Ruleset::standard();
     let store = store_of(&table_dir(dc_root(), &rules), RemoteOptions::default());
     let tb = remote_tablebase(&store, &rules);
-    let start: Position = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w".parse().unwrap();
+    let start: Position = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w"
+        .parse()
+        .unwrap();
     match store.evaluate(&tb, &start) {
         Attempt::Done(Err(ProbeError::Table(TableError::Missing(path)))) => {
-            assert!(path.starts_with("https://tables.example"), "{}", path.display())
+            assert!(
+                path.starts_with("https://tables.example"),
+                "{}",
+                path.display()
+            )
         }
         other => panic!("{other:?}"),
     }

@@ -243,24 +243,53 @@ impl Session {
         })
     }
 
-    /// The answer of `GET /api/{ruleset}/mainline?position=`.
+    /// The answer of `GET /api/{ruleset}/mainline?position=`. Walked here,
+    /// a position at a time, each evaluated with every move (as
+    /// [`Tablebase::line`] chooses: the first best move), so that each
+    /// step's misses come in one round of fetches.
     pub fn mainline(&self, text: &str) -> Reply {
         let pos = match parse_position(self.tb.rules(), text) {
             Ok(p) => p,
             Err(reply) => return reply,
         };
-        let attempt = self.store.attempt(|| {
-            let e = self.tb.evaluate_value(&pos)?;
-            let line = if e.game_over.is_some() {
-                Vec::new()
-            } else {
-                self.tb.line(&pos)?
-            };
-            Ok((e, line))
-        });
-        self.reply(&pos, attempt, |(e, line)| {
-            MainlineAnswer::new(&e.position, e.value, &line)
-        })
+        let evaluate = |p: &Position| match self.store.evaluate(&self.tb, p) {
+            Attempt::Fetch(missing) => Err(fetch(&missing)),
+            Attempt::Done(Err(e)) => Err(self.probe_failed(p, &e)),
+            Attempt::Done(Ok(e)) => Ok(e),
+        };
+        let first = match evaluate(&pos) {
+            Ok(e) => e,
+            Err(reply) => return reply,
+        };
+        let plies = first.value.plies().unwrap_or(0) as usize;
+        let mut line = Vec::with_capacity(plies);
+        if first.game_over.is_none() {
+            let (mut cur, mut e) = (pos, first.clone());
+            while line.len() < plies {
+                let Some(best) = e.moves.first().map(|r| r.mv) else {
+                    break;
+                };
+                line.push(best);
+                if cur.is_winning_move(self.tb.rules(), &best) {
+                    break;
+                }
+                cur = cur.play(&best);
+                e = match evaluate(&cur) {
+                    Ok(e) => e,
+                    Err(reply) => return reply,
+                };
+            }
+            if line.len() != plies {
+                return failed(
+                    ErrorKind::BadTable,
+                    format!(
+                        "the line from {pos} ends after {} plies, but the table says {plies}",
+                        line.len()
+                    ),
+                );
+            }
+        }
+        done(&MainlineAnswer::new(&first.position, first.value, &line))
     }
 
     /// What the store keeps: `{"pinned_bytes", "cached_bytes",
