@@ -129,8 +129,8 @@ export class Tablebase {
   static open(location: string | URL, options?: OpenOptions): Promise<Tablebase>;
   /** The materials with a table. */
   readonly materials: string[];
-  /** Requests made and bytes fetched since opening. */
-  readonly stats: { requests: number; bytes: number };
+  /** Requests made, bytes fetched and rounds of fetches waited for. */
+  readonly stats: { requests: number; bytes: number; rounds: number };
   probe(position: string): Promise<PositionAnswer>;
   probeWdl(position: string): Promise<WdlAnswer>;
   mainline(position: string): Promise<MainlineAnswer>;

@@ -315,8 +315,9 @@ export class Tablebase {
     this._tables = tables;
     this._wholeBelow = options.wholeFileBelow ?? 65536;
     this._pending = new Map();
-    /** Requests made and bytes fetched, since opening. */
-    this.stats = { requests: 0, bytes: 0 };
+    /** Requests made, bytes fetched and rounds of fetches waited for, since
+     * opening. */
+    this.stats = { requests: 0, bytes: 0, rounds: 0 };
   }
 
   /**
@@ -438,6 +439,7 @@ export class Tablebase {
         throw new JungleError(`${text}: the same bytes are missing after fetching them (${asked})`, "internal");
       }
       last = asked;
+      this.stats.rounds += 1;
       await Promise.all(answer.fetch.map((r) => this._load(r)));
     }
     throw new JungleError(`${text}: still fetching after ${MAX_ROUNDS} rounds`, "internal");

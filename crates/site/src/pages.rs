@@ -36,7 +36,10 @@ fn page(title: &str, root: &str, body: &str) -> String {
          <a href=\"{root}downloads.html\">Downloads</a></nav>\n{body}\n\
          <footer><p>Values from jungletb tables: win, draw or loss for the side to move and \
          the plies to the end of the game with best play. Every position is probed in your \
-         browser, from the tables on this site.</p></footer>\n</body>\n</html>\n",
+         browser, from the tables on this site, by range requests: each part of a table a \
+         probe reads is checked (the header and indexes by their checksums, every block by \
+         its own check), but not the whole file, whose checksum needs every byte; check \
+         downloaded tables with <a href=\"{root}SHA256SUMS\">SHA256SUMS</a>.</p></footer>\n</body>\n</html>\n",
         t = esc(title)
     )
 }

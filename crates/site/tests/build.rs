@@ -1,0 +1,138 @@
+//! `build` on freshly generated tables: what the site holds, checked
+//! against the tables themselves; bad output directories refused.
+
+use jungletb_indexer::Material;
+use jungletb_rules::Ruleset;
+use jungletb_site::{build, Package, SiteError};
+use jungletb_solver::{generate, GenerateOptions};
+use jungletb_tablebase::{table_dir, Header};
+
+fn tables() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&GenerateOptions {
+        root: dir.path().to_path_buf(),
+        rules: Ruleset::standard(),
+        max_pieces: 8,
+        materials: vec!["ELvR".parse::<Material>().unwrap(), "CvC".parse().unwrap()],
+        mem: None,
+        check_space: true,
+    })
+    .unwrap();
+    dir
+}
+
+fn package() -> Package {
+    Package {
+        wasm: b"\0asm\x01\0\0\0".to_vec(),
+        js: "export {};\n".into(),
+    }
+}
+
+#[test]
+fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
+    let rules = Ruleset::standard();
+    let root = tables();
+    let dir = table_dir(root.path(), &rules);
+    let out = tempfile::tempdir().unwrap();
+    let summary = build(&dir, &rules, out.path(), &package(), &|_, _| {}).unwrap();
+    let site = out.path();
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(site.join("standard/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["ruleset"], "standard");
+    let listed = manifest["tables"].as_array().unwrap();
+    let on_disk = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_str()
+                .unwrap()
+                .ends_with(".jtb")
+        })
+        .count();
+    assert_eq!(listed.len(), on_disk, "every table of the directory");
+    assert_eq!(summary.materials, on_disk);
+    let sums = std::fs::read_to_string(site.join("SHA256SUMS")).unwrap();
+    for t in listed {
+        let file = t["file"].as_str().unwrap();
+        let served = site.join("standard").join(file);
+        let bytes = std::fs::read(&served).unwrap();
+        assert_eq!(bytes, std::fs::read(dir.join(file)).unwrap(), "{file}");
+        assert_eq!(t["bytes"], bytes.len() as u64);
+        // The header names the material the manifest gives.
+        let header = Header::read(&served).unwrap();
+        assert_eq!(header.material.to_string(), t["material"].as_str().unwrap());
+        let sha = t["sha256"].as_str().unwrap();
+        assert_eq!(sha.len(), 64);
+        assert!(
+            sums.contains(&format!("{sha}  standard/{file}\n")),
+            "{file}"
+        );
+        let m = t["material"].as_str().unwrap();
+        let page =
+            std::fs::read_to_string(site.join(format!("standard/materials/{m}.html"))).unwrap();
+        assert!(
+            page.contains(sha) && page.contains(&format!("<h1>{m}</h1>")),
+            "{m}"
+        );
+        assert!(site.join(format!("standard/materials/{m}.svg")).exists());
+        let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+        assert!(
+            index.contains(&format!("standard/materials/{m}.html")),
+            "{m}"
+        );
+    }
+    // ELvR's page shows its longest win (either side's) with a line of
+    // that many plies.
+    let stats: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(site.join("standard/materials/ELvR.json")).unwrap(),
+    )
+    .unwrap();
+    let plies = ["white_to_move", "black_to_move"]
+        .iter()
+        .map(|side| stats[side]["longest_win"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    let page = std::fs::read_to_string(site.join("standard/materials/ELvR.html")).unwrap();
+    assert!(
+        page.contains(&format!("({plies} plies)")),
+        "longest win of {plies} plies"
+    );
+    for f in [
+        "board.html",
+        "assets/app.js",
+        "assets/static-api.js",
+        "assets/jungletb.wasm",
+        "stats.json",
+    ] {
+        assert!(site.join(f).exists(), "{f}");
+    }
+    // A second build over the first one updates it.
+    build(&dir, &rules, site, &package(), &|_, _| {}).unwrap();
+}
+
+#[test]
+fn a_directory_that_is_not_a_site_is_not_written_into() {
+    let rules = Ruleset::standard();
+    let root = tables();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(out.path().join("notes.txt"), "mine").unwrap();
+    let e = build(
+        &table_dir(root.path(), &rules),
+        &rules,
+        out.path(),
+        &package(),
+        &|_, _| {},
+    );
+    assert!(matches!(e, Err(SiteError::NotASite(_))), "{e:?}");
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 1);
+    let empty = tempfile::tempdir().unwrap();
+    let e = build(empty.path(), &rules, out.path(), &package(), &|_, _| {});
+    assert!(matches!(
+        e,
+        Err(SiteError::NotASite(_)) | Err(SiteError::NoTables(_))
+    ));
+}
