@@ -91,6 +91,20 @@ const decoder = new TextDecoder();
 class Wasm {
   constructor(x) {
     this.x = x;
+    // Strings are written into one scratch area, kept between calls (a
+    // probe passes a position text: no allocation per probe).
+    this.scratch = 0;
+    this.scratchLen = 0;
+  }
+
+  /** The scratch area, at least `n` bytes. */
+  area(n) {
+    if (n > this.scratchLen) {
+      if (this.scratch) this.x.jtb_dealloc(this.scratch, this.scratchLen);
+      this.scratchLen = Math.max(n, 1024);
+      this.scratch = this.x.jtb_alloc(this.scratchLen);
+    }
+    return this.scratch;
   }
 
   /** Calls `f` with (pointer, length) pairs of `args` copied in. */
@@ -98,13 +112,21 @@ class Wasm {
     const held = [];
     const flat = [];
     try {
+      let used = 0;
+      const texts = args.filter((a) => typeof a === "string");
+      const room = texts.reduce((n, t) => n + 3 * t.length, 0);
+      const base = room ? this.area(room) : 0;
       for (const a of args) {
-        if (typeof a === "string" || a instanceof Uint8Array) {
-          const bytes = typeof a === "string" ? encoder.encode(a) : a;
-          const ptr = this.x.jtb_alloc(bytes.length);
-          new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
-          held.push([ptr, bytes.length]);
-          flat.push(ptr, bytes.length);
+        if (typeof a === "string") {
+          const view = new Uint8Array(this.x.memory.buffer, base + used, room - used);
+          const { written } = encoder.encodeInto(a, view);
+          flat.push(base + used, written);
+          used += written;
+        } else if (a instanceof Uint8Array) {
+          const ptr = this.x.jtb_alloc(a.length);
+          new Uint8Array(this.x.memory.buffer, ptr, a.length).set(a);
+          held.push([ptr, a.length]);
+          flat.push(ptr, a.length);
         } else {
           flat.push(a);
         }
