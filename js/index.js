@@ -432,9 +432,15 @@ export class Tablebase {
     const key = whole ? `${t.file}|whole` : `${t.file}|${range.at}`;
     if (!this._pending.has(key)) {
       const job = (async () => {
-        const got = whole
-          ? await this._files.read(t.file, 0, undefined, t.bytes)
-          : await this._files.read(t.file, range.at, range.len, t.bytes);
+        let got;
+        try {
+          got = whole
+            ? await this._files.read(t.file, 0, undefined, t.bytes)
+            : await this._files.read(t.file, range.at, range.len, t.bytes);
+        } catch (e) {
+          if (!(e instanceof MissingTableError)) throw e;
+          throw new MissingTableError(`this site has no table for ${t.material}: ${e.message}`, e.kind, { cause: e });
+        }
         this.stats.requests += 1;
         this.stats.bytes += got.bytes.length;
         if (got.whole) t.whole = true;
