@@ -153,7 +153,7 @@ class Wasm {
 function spec(options, name) {
   const s = { ruleset: options.ruleset ?? "standard", rules: options.rules ?? {} };
   if (name) s.name = name;
-  if (options.pageBytes) s.page_bytes = options.pageBytes;
+  s.page_bytes = options.pageBytes ?? 4096;
   if (options.maxCachedBytes !== undefined) s.max_cached_bytes = options.maxCachedBytes;
   if (options.maxDecodedBytes !== undefined) s.max_decoded_bytes = options.maxDecodedBytes;
   return JSON.stringify(s);
@@ -323,6 +323,21 @@ async function listLocal(dir) {
   return byMaterial.size ? [...byMaterial.values()] : null;
 }
 
+/** The tables of a local site directory's manifest.json, or null. */
+async function readManifest(dir, label) {
+  const { readFile } = await import("node:fs/promises");
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(`${dir}/manifest.json`, "utf8"));
+  } catch {
+    return null;
+  }
+  if (manifest.ruleset !== label) {
+    throw new RulesError(`${dir}/manifest.json: these tables are of rule set '${manifest.ruleset}', not '${label}'`, "ruleset_mismatch");
+  }
+  return manifest.tables;
+}
+
 /** Rounds of fetches a call may take before it is given up: a cold probe
  * takes a handful (the table's opening, its blocks, its sub-tables'); a
  * cold mainline a few per ply of the line. */
@@ -336,6 +351,7 @@ export class Tablebase {
     this._files = files;
     this._tables = tables;
     this._wholeBelow = options.wholeFileBelow ?? 65536;
+    this._page = options.pageBytes ?? 4096;
     this._pending = new Map();
     /** Requests made, bytes fetched and rounds of fetches waited for, since
      * opening. */
@@ -370,7 +386,8 @@ export class Tablebase {
       if (local) {
         const root = loc.replace(/\/+$/, "");
         for (const dir of [`${root}/${label}`, root]) {
-          tables = await listLocal(dir);
+          // A site's directory: its manifest, as over HTTP; else the files.
+          tables = (await readManifest(dir, label)) ?? (await listLocal(dir));
           if (tables) {
             files = new LocalFiles(dir);
             break;
@@ -426,6 +443,26 @@ export class Tablebase {
     return answer;
   }
 
+  /** The ranges that opening each table of `fetch` reads, as its manifest
+   * lists them (`open`), for tables not asked for before: fetched in the
+   * same round, they open the table in one round instead of two. */
+  _opening(fetch) {
+    const extra = [];
+    for (const r of fetch) {
+      const t = this._tables.get(r.material);
+      if (!t || t.prefetched || !t.open) continue;
+      t.prefetched = true;
+      for (const [at, len] of t.open) {
+        const start = Math.floor(at / this._page) * this._page;
+        const end = Math.min(Math.ceil((at + len) / this._page) * this._page, t.bytes);
+        if (end > start && !(start === r.at && end === r.at + r.len)) {
+          extra.push({ material: t.material, file: t.file, at: start, len: end - start });
+        }
+      }
+    }
+    return extra;
+  }
+
   async _load(range, forceWhole = false) {
     const t = this._tables.get(range.material);
     const whole = forceWhole || t.whole || t.plain || t.bytes <= this._wholeBelow;
@@ -468,7 +505,7 @@ export class Tablebase {
       }
       last = asked;
       this.stats.rounds += 1;
-      await Promise.all(answer.fetch.map((r) => this._load(r)));
+      await Promise.all([...answer.fetch, ...this._opening(answer.fetch)].map((r) => this._load(r)));
     }
     throw new JungleError(`${text}: still fetching after ${MAX_ROUNDS} rounds`, "internal");
   }

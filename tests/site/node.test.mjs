@@ -68,6 +68,12 @@ test("a cold probe of a large table costs a few requests, not the table", async 
   await tb.probe(big.input);
   assert.ok(tb.stats.requests <= 40, `${tb.stats.requests} requests`);
   assert.ok(tb.stats.bytes < total / 4, `${tb.stats.bytes} of ${total} bytes`);
+  // The manifest's opening ranges: ELvTR opens in the round that first
+  // needs it, so a probe of it alone (sub-tables read whole) takes at most
+  // three: open, blocks, sub-tables.
+  const alone = await Tablebase.open(env("SITE"));
+  await alone.probeWdl(big.input);
+  assert.ok(alone.stats.rounds <= 3, `${alone.stats.rounds} rounds for a cold WDL probe`);
 });
 
 test("the mainline is as long as the value says", async () => {

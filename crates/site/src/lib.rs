@@ -129,6 +129,10 @@ pub struct TableEntry {
     pub bytes: u64,
     /// Its SHA-256, in hex.
     pub sha256: String,
+    /// The byte ranges `[start, length]` opening it reads
+    /// ([`jungletb_tablebase::Table::open_ranges`]): fetched together, they
+    /// open it in one round.
+    pub open: Vec<(u64, u64)>,
 }
 
 /// `<label>/manifest.json`.
@@ -206,6 +210,9 @@ fn material_page(tb: &Tablebase, dir: &Path, m: Material) -> Result<MaterialPage
         }
         None => None,
     };
+    let open = jungletb_tablebase::Table::open_any(&path)
+        .map_err(ProbeError::Table)?
+        .open_ranges();
     let report = zugzwang::scan_material(tb, m, 5)?;
     let zugzwangs = report
         .examples
@@ -231,6 +238,7 @@ fn material_page(tb: &Tablebase, dir: &Path, m: Material) -> Result<MaterialPage
                 .to_string(),
             bytes,
             sha256: sha256(&path)?,
+            open,
         },
         svg,
         longest,

@@ -30,6 +30,8 @@ pub(super) struct Part {
 pub(super) struct Compressed {
     pub(super) parts: Vec<Part>,
     pub(super) per_part: u64,
+    /// The byte ranges (start, length) read to parse the layout at open.
+    pub(super) opened: Vec<(u64, u64)>,
 }
 
 impl Compressed {

@@ -33,13 +33,20 @@ pub(super) fn parse(
         LayoutError::Corrupt(m) => corrupt(m),
     };
     let payload_len = len - offset;
+    // Every range read here: what opening the table reads (the header's
+    // first 64 KiB aside), for callers that fetch it ahead.
+    let mut opened: Vec<(u64, u64)> = Vec::new();
+    let mut read = |at: u64, n: usize| {
+        opened.push((at, n as u64));
+        read_range(source, at, n).map_err(io)
+    };
     let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
-    let fixed = read_range(source, offset, fixed_len).map_err(io)?;
+    let fixed = read(offset, fixed_len)?;
     // One JTZ4 payload over the whole table, or sections of them.
     let (per_part, ranges) = if sections::is_sectioned(&fixed) {
         let count = sections::stated_sections(&fixed).map_err(layout_error)?;
         let table_len = sections::table_len(count).min(payload_len) as usize;
-        let table = read_range(source, offset, table_len).map_err(io)?;
+        let table = read(offset, table_len)?;
         let (per, parts) =
             sections::parse(&table, offset, payload_len, slots).map_err(layout_error)?;
         (
@@ -56,16 +63,14 @@ pub(super) fn parse(
     let mut first_dtm_part = 0;
     for (first_slot, slots, at, part_len) in ranges {
         let fixed_len = (Layout::FIXED_LEN as u64).min(part_len) as usize;
-        let fixed = read_range(source, at, fixed_len).map_err(io)?;
+        let fixed = read(at, fixed_len)?;
         let prefix_len = Layout::prefix_len(&fixed, at, slots).map_err(layout_error)?;
-        let prefix = read_range(source, at, prefix_len.min(part_len) as usize).map_err(io)?;
+        let prefix = read(at, prefix_len.min(part_len) as usize)?;
         let layout = Layout::parse(&prefix, at, part_len, slots).map_err(layout_error)?;
-        let dtm_index = read_range(
-            source,
+        let dtm_index = read(
             layout.dtm.offsets_at,
             usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?,
-        )
-        .map_err(io)?;
+        )?;
         layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
         let dtm_parts = 2 * layout.dtm.blocks;
         if parts
@@ -81,5 +86,9 @@ pub(super) fn parse(
         });
         first_dtm_part += dtm_parts;
     }
-    Ok(Compressed { parts, per_part })
+    Ok(Compressed {
+        parts,
+        per_part,
+        opened,
+    })
 }

@@ -447,6 +447,20 @@ impl Table {
             })
     }
 
+    /// The byte ranges (start, length) that opening this table reads: the
+    /// first 64 KiB (the header, and all of a small table), then, for a
+    /// compressed table, its block index and distance index (its
+    /// sections' for a sectioned one). A caller fetching a table over a
+    /// network fetches them together, in one round (`jungletb site` lists
+    /// them in its manifest).
+    pub fn open_ranges(&self) -> Vec<(u64, u64)> {
+        let mut out = vec![(0, self.file_len.min(1 << 16))];
+        if let Some(c) = &self.layout {
+            out.extend(c.opened.iter().copied());
+        }
+        out
+    }
+
     /// True for a compressed (`.jtbz`) table.
     pub fn is_compressed(&self) -> bool {
         self.layout.is_some()
