@@ -134,6 +134,8 @@ export class Tablebase {
   probe(position: string): Promise<PositionAnswer>;
   probeWdl(position: string): Promise<WdlAnswer>;
   mainline(position: string): Promise<MainlineAnswer>;
+  /** The piece map: `{position, square, squares: [...]}` as `/api/{ruleset}/map`. */
+  map(position: string, square: string): Promise<unknown>;
   usage(): { pinned_bytes: number; cached_bytes: number; evicted_pages: number };
   close(): void;
 }

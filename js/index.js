@@ -490,11 +490,13 @@ export class Tablebase {
     return this._pending.get(key);
   }
 
-  async _run(what, text) {
+  async _run(what, text, square) {
     const w = this._wasm;
     let last = "";
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const [status, answer] = w.ask(w.x.jtb_probe, this._h, what, String(text));
+      const [status, answer] = what === "map"
+        ? w.ask(w.x.jtb_map, this._h, String(text), String(square))
+        : w.ask(w.x.jtb_probe, this._h, what, String(text));
       if (status === 0) return answer;
       if (status === 2) throw errorOf(answer);
       // The same ranges asked twice in a row: they were handed in and are
@@ -526,6 +528,13 @@ export class Tablebase {
   /** An optimal line to the end, as `GET /api/{ruleset}/mainline`. */
   mainline(text) {
     return this._run(2, text);
+  }
+
+  /** The value of the position with the piece on `square` placed on each
+   * square, as `GET /api/{ruleset}/map` answers (a cold map takes a round
+   * of fetches per block it reads). */
+  map(text, square) {
+    return this._run("map", text, square);
   }
 
   /** What the module keeps of the fetched tables. */

@@ -30,6 +30,25 @@ try {
   assert.deepEqual(listed, first.moves.map((m) => m.move));
   say(`board shows ${first.input} as ${shown.category} in ${shown.plies}, ${listed.length} moves`);
 
+  // The map view: the piece's squares coloured, from the tables in the page.
+  const e = (() => {
+    const ranks = first.input.split(" ")[0].split("/").reverse();
+    for (let r = 0; r < ranks.length; r++) {
+      let f = 0;
+      for (const ch of ranks[r]) {
+        if (/\d/.test(ch)) f += Number(ch);
+        else if (ch === "E" || ch === "e" || ch === "L" || ch === "l") return "abcdefg"[f] + (r + 1);
+        else f += 1;
+      }
+    }
+    return null;
+  })();
+  await page.goto(`${url}/board.html?position=${encodeURIComponent(first.input.replace(" ", "_"))}&view=map&square=${e}`);
+  await page.waitForFunction(() => document.getElementById("map-help").dataset.ready === "1", null, { timeout: 30000 });
+  const coloured = await page.$$eval("[data-map]", (els) => els.length);
+  assert.ok(coloured > 20, `${coloured} squares coloured on the map of ${e}`);
+  say(`map of ${e}: ${coloured} squares coloured`);
+
   // Every position through the board's own API calls (answered in the page).
   const got = await page.evaluate(async (inputs) => {
     const out = [];

@@ -12,7 +12,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  Tablebase, Position, PositionError, MissingTableError, BadTableError, RulesError, HostError,
+  Tablebase, Position, JungleError, PositionError, MissingTableError, BadTableError, RulesError, HostError,
 } from "../../js/index.js";
 
 const env = (k) => {
@@ -82,6 +82,51 @@ test("the mainline is as long as the value says", async () => {
   const line = await tb.mainline(win.input);
   assert.equal(line.mainline.length, win.plies);
   assert.equal(line.mainline.map((s) => s.move).join(" "), win.line.join(" "));
+});
+
+// The board of a position text as 63 squares (a1 = 0 … g9 = 62), and back.
+const squaresOf = (text) => {
+  const ranks = text.split(" ")[0].split("/").reverse();
+  return ranks.flatMap((r) => [...r].flatMap((ch) => (/\d/.test(ch) ? Array(Number(ch)).fill(null) : [ch])));
+};
+const textOf = (sq, side) => {
+  const ranks = [];
+  for (let r = 8; r >= 0; r--) {
+    let out = "", run = 0;
+    for (let f = 0; f < 7; f++) {
+      const p = sq[r * 7 + f];
+      if (p) { out += (run || "") + p; run = 0; } else run++;
+    }
+    ranks.push(out + (run || ""));
+  }
+  return `${ranks.join("/")} ${side}`;
+};
+
+test("a piece's map holds, on every square, the value of the position with the piece there", async () => {
+  const tb = await Tablebase.open(env("SITE"));
+  const c = cases.find((x) => isBig(x.input));
+  const board = squaresOf(c.input);
+  const from = board.findIndex((p) => p === "E" || p === "e");
+  const name = "abcdefg"[from % 7] + (Math.floor(from / 7) + 1);
+  const map = await tb.map(c.input, name);
+  assert.equal(map.square, name);
+  const own = map.squares[from];
+  assert.deepEqual([own.category, own.plies], [c.category, c.plies]);
+  let checked = 0;
+  for (const [k, cell] of map.squares.entries()) {
+    if (!cell || cell.game_over || k === from) continue;
+    const moved = [...board];
+    moved[k] = board[from];
+    moved[from] = null;
+    const a = await tb.probe(textOf(moved, c.input.split(" ")[1]));
+    assert.deepEqual([cell.category, cell.plies], [a.category, a.plies], cell.square);
+    checked += 1;
+  }
+  assert.ok(checked > 20, `only ${checked} squares`);
+  await assert.rejects(tb.map(c.input, "a0"), (e) => e instanceof JungleError && e.kind === "square");
+  const empty = board.findIndex((p) => p === null);
+  await assert.rejects(tb.map(c.input, "abcdefg"[empty % 7] + (Math.floor(empty / 7) + 1)),
+    (e) => e instanceof JungleError && e.kind === "no_piece");
 });
 
 test("a Position needs no tables: legal moves and play", async () => {

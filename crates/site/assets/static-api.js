@@ -18,7 +18,8 @@
   const json = (body, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   const failure = (e) => {
-    const status = { notation: 400, impossible_position: 400, game_over: 400, missing_table: 404, no_tables: 404 }[e.kind] ?? 500;
+    const status = { notation: 400, impossible_position: 400, game_over: 400, square: 400, no_piece: 400,
+      missing_table: 404, no_tables: 404 }[e.kind] ?? 500;
     return json({ error: e.message, kind: e.kind ?? "internal" }, status);
   };
   async function list() {
@@ -53,10 +54,12 @@
       const swapped = arg.split("v").reverse().join("v");
       return file(`${label}/materials/${swapped}.json`, `this site has no table for ${arg}`);
     }
-    if (route === "map") {
-      return json({ error: "the piece map is drawn by `jungletb serve`; this static site does not have it", kind: "no_route" }, 501);
-    }
     const tb = await tablebase(label);
+    if (route === "map") {
+      const square = url.searchParams.get("square");
+      if (!square) return json({ error: "missing &square=… (e.g. &square=a1)", kind: "missing_square" }, 400);
+      return json(await tb.map(position, square));
+    }
     if (route === "mainline") return json(await tb.mainline(position));
     if (route === undefined) return json(await tb.probe(position));
     return json({ error: "no such route", kind: "no_route" }, 404);

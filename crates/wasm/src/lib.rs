@@ -31,6 +31,7 @@
 //! | `jtb_add(h, material, file, len) -> status` | declares a table |
 //! | `jtb_supply(h, material, at, bytes, whole) -> status` | hands in bytes |
 //! | `jtb_probe(h, what, position) -> status` | `what` 0: value and moves; 1: WDL; 2: the line to the end |
+//! | `jtb_map(h, position, square) -> status` | the piece map, as `/api/{ruleset}/map` |
 //! | `jtb_usage(h) -> status` | bytes kept |
 //! | `jtb_moves(spec, position) -> status` | legal moves, no tables |
 //! | `jtb_close(h)` | |
@@ -231,6 +232,23 @@ pub unsafe extern "C" fn jtb_probe(h: u32, what: u32, position: *const u8, len: 
         1 => s.probe_wdl(&position),
         _ => s.mainline(&position),
     })
+}
+
+/// The map of the piece on `square` in `position` (as the HTTP API's).
+///
+/// # Safety
+/// The texts as [`bytes`] requires.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_map(
+    h: u32,
+    position: *const u8,
+    position_len: usize,
+    square: *const u8,
+    square_len: usize,
+) -> u32 {
+    // SAFETY: as the caller's.
+    let (position, square) = unsafe { (text(position, position_len), text(square, square_len)) };
+    with_session(h, |s| s.map(&position, &square))
 }
 
 /// What the tablebase keeps of the fetched tables.

@@ -292,6 +292,32 @@ impl Session {
         done(&MainlineAnswer::new(&first.position, first.value, &line))
     }
 
+    /// The answer of `GET /api/{ruleset}/map?position=&square=`: the value
+    /// with the piece on `square` placed on each square. Probes stop at
+    /// their first missing range, so a cold map takes a round per block.
+    pub fn map(&self, text: &str, square: &str) -> Reply {
+        use jungletb_analysis::piece_map::{piece_map, MapError};
+        let pos = match parse_position(self.tb.rules(), text) {
+            Ok(p) => p,
+            Err(reply) => return reply,
+        };
+        let from: jungletb_rules::Square = match square.trim().parse() {
+            Ok(s) => s,
+            Err(e) => return failed(ErrorKind::Square, format!("{square}: {e}")),
+        };
+        match self.store.attempt(|| Ok(piece_map(&self.tb, &pos, from))) {
+            Attempt::Fetch(missing) => fetch(&missing),
+            Attempt::Done(Ok(Ok(map))) => done(&jungletb_wire::MapAnswer::new(&map)),
+            Attempt::Done(Ok(Err(MapError::NoPiece(_)))) => failed(
+                ErrorKind::NoPiece,
+                format!("there is no piece on {from} to map"),
+            ),
+            Attempt::Done(Ok(Err(MapError::Probe(e)))) | Attempt::Done(Err(e)) => {
+                self.probe_failed(&pos, &e)
+            }
+        }
+    }
+
     /// What the store keeps: `{"pinned_bytes", "cached_bytes",
     /// "evicted_pages"}`.
     pub fn usage(&self) -> Reply {
