@@ -5,9 +5,8 @@ use crate::common::{
 };
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
-use jungletb_analysis::compare::{compare_material, Comparison, CATEGORY_NAMES};
+use jungletb_analysis::compare::{compare_material, Comparison};
 use jungletb_tablebase::{find_table_dir, Tablebase};
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -37,34 +36,6 @@ pub struct Args {
     top: usize,
     #[command(flatten)]
     scan: ScanArgs,
-}
-
-fn comparison_json(c: &Comparison) -> serde_json::Value {
-    let mut changes = serde_json::Map::new();
-    for (a, from) in CATEGORY_NAMES.iter().enumerate() {
-        for (b, to) in CATEGORY_NAMES.iter().enumerate().filter(|&(b, _)| b != a) {
-            let ex = c.examples[a][b].as_ref().map(|(p, va, vb)| {
-                json!({"position": p.to_string(), "a": va.to_string(), "b": vb.to_string()})
-            });
-            changes.insert(
-                format!("{from}_to_{to}"),
-                json!({"positions": c.changes[a][b], "example": ex}),
-            );
-        }
-    }
-    json!({
-        "material": c.material.to_string(),
-        "pieces": c.material.piece_count(),
-        "positions": c.positions,
-        "only_in_a": c.only_in_a,
-        "changed": c.changed(),
-        "changes": changes,
-        "distance_changed": c.distance_changed,
-        "distance_shift_mean": if c.distance_changed > 0 {
-            c.distance_shift_sum as f64 / c.distance_changed as f64
-        } else { 0.0 },
-        "distance_shift_max": c.distance_shift_max,
-    })
 }
 
 fn share(n: u64, of: u64) -> f64 {
@@ -140,7 +111,11 @@ pub fn run(a: Args) -> CmdResult {
         if unchanged && !a.all {
             // Only the materials that change, unless --all asks for every one.
         } else if a.scan.json {
-            outln!("{}", comparison_json(&c));
+            outln!(
+                "{}",
+                serde_json::to_string(&jungletb_wire::ComparisonAnswer::new(&c, None))
+                    .expect("serialisable")
+            );
         } else {
             let ch = &c.changes;
             bar.suspend(|| {
@@ -165,17 +140,12 @@ pub fn run(a: Args) -> CmdResult {
     bar.finish_and_clear();
     for (n, t) in &by_count {
         if a.scan.json {
-            let mut j = comparison_json(t);
-            let o = j.as_object_mut().expect("an object");
-            o.remove("material");
-            o.insert(
-                "tables".into(),
-                json!(all
-                    .iter()
-                    .filter(|c| c.material.piece_count() == *n)
-                    .count()),
-            );
-            outln!("{j}");
+            let tables = all
+                .iter()
+                .filter(|c| c.material.piece_count() == *n)
+                .count();
+            let line = jungletb_wire::ComparisonAnswer::new(t, Some(tables as u64));
+            outln!("{}", serde_json::to_string(&line).expect("serialisable"));
         } else {
             outln!(
                 "{n} pieces: {} of {} positions change category ({:.3} %); {} keep it with another distance (mean shift {:.1} plies, max {}); {} not legal under B",

@@ -5,9 +5,8 @@ use crate::common::{
 };
 use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
-use jungletb_analysis::zugzwang::{scan_material_with, Example, Report};
+use jungletb_analysis::zugzwang::{scan_material_with, Report};
 use jungletb_tablebase::{find_table_dir, Tablebase};
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -28,15 +27,6 @@ pub struct Args {
     limit: usize,
     #[command(flatten)]
     scan: ScanArgs,
-}
-
-fn example_json(e: &Example) -> serde_json::Value {
-    json!({
-        "kind": e.kind.name(),
-        "position": e.position.to_string(),
-        "white_to_move": e.white_to_move.to_string(),
-        "black_to_move": e.black_to_move.to_string(),
-    })
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -74,16 +64,8 @@ pub fn run(a: Args) -> CmdResult {
         t.1 += r.mutual;
         t.2 += r.half;
         if a.scan.json {
-            outln!(
-                "{}",
-                json!({
-                    "material": r.material.to_string(),
-                    "pieces": r.material.piece_count(),
-                    "mutual": r.mutual,
-                    "half": r.half,
-                    "examples": r.examples.iter().map(example_json).collect::<Vec<_>>(),
-                })
-            );
+            let line = jungletb_wire::ZugzwangReport::from(&r);
+            outln!("{}", serde_json::to_string(&line).expect("serialisable"));
             continue;
         }
         bar.suspend(|| {
@@ -119,10 +101,13 @@ pub fn run(a: Args) -> CmdResult {
     bar.finish_and_clear();
     for (n, (tables, mutual, half)) in &totals {
         if a.scan.json {
-            outln!(
-                "{}",
-                json!({"pieces": n, "tables": tables, "mutual": mutual, "half": half})
-            );
+            let line = jungletb_wire::ZugzwangTotals {
+                pieces: *n,
+                tables: *tables,
+                mutual: *mutual,
+                half: *half,
+            };
+            outln!("{}", serde_json::to_string(&line).expect("serialisable"));
         } else {
             let tables = crate::common::count(*tables as usize, "table", "tables");
             outln!("{n} pieces: {tables}, {mutual} mutual zugzwangs, {half} half zugzwangs (placements on the board)");

@@ -33,6 +33,7 @@
 mod board;
 mod error;
 mod probe;
+mod scans;
 mod stats;
 mod verify;
 
@@ -41,6 +42,9 @@ pub use error::{chain, ErrorAnswer, ErrorKind};
 pub use probe::{
     position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
     PositionAnswer, Side, WdlAnswer,
+};
+pub use scans::{
+    Change, ChangeExample, ComparisonAnswer, ZugzwangExample, ZugzwangReport, ZugzwangTotals,
 };
 pub use stats::{Example, MaterialStats, SideStats};
 pub use verify::{Disagreement, FileVerdict, VerifySummary};
