@@ -8,7 +8,6 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 use jungletb_solver::slurm::{self, SlurmOptions};
 use jungletb_solver::{Calibration, Plan};
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -118,34 +117,39 @@ pub fn run(a: Args) -> CmdResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let written = if a.json {
-        let doc = json!({
-            "tables": plan.dir.display().to_string(),
-            "present": plan.present,
-            "calibration": {
-                "ns_per_slot_per_thread": plan.calibration.ns_per_slot,
-                "ns_per_slot_per_thread_up_to_4": plan.calibration.ns_per_slot_small,
-                "ns_per_slot_per_thread_from_6": plan.calibration.ns_per_slot_six,
-                "source": plan.calibration.source,
+        let doc = jungletb_wire::PlanAnswer {
+            tables: plan.dir.display().to_string(),
+            present: plan.present,
+            calibration: jungletb_wire::Calibration {
+                ns_per_slot_per_thread: plan.calibration.ns_per_slot,
+                ns_per_slot_per_thread_up_to_4: plan.calibration.ns_per_slot_small,
+                ns_per_slot_per_thread_from_6: plan.calibration.ns_per_slot_six,
+                source: plan.calibration.source.clone(),
             },
-            "threads": threads,
-            "materials": plan.entries.iter().map(|e| json!({
-                "material": e.material.to_string(),
-                "pieces": e.material.piece_count(),
-                "slots": e.slots,
-                "depends_on": e.depends_on.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                "memory_bytes": e.memory_bytes,
-                "seconds": e.seconds_one_thread / threads as f64,
-                "reason": e.reason,
-                "over_node_memory": a.node_mem.is_some_and(|n| e.memory_bytes > n),
-            })).collect::<Vec<_>>(),
-            "node_memory_bytes": a.node_mem,
-            "total": {
-                "materials": plan.entries.len(),
-                "slots": plan.entries.iter().map(|e| e.slots).sum::<u64>(),
-                "core_hours": plan.core_seconds() / 3600.0,
+            threads,
+            materials: plan
+                .entries
+                .iter()
+                .map(|e| jungletb_wire::PlannedMaterial {
+                    material: e.material.to_string(),
+                    pieces: e.material.piece_count(),
+                    slots: e.slots,
+                    depends_on: e.depends_on.iter().map(|m| m.to_string()).collect(),
+                    memory_bytes: e.memory_bytes,
+                    seconds: e.seconds_one_thread / threads as f64,
+                    reason: e.reason.clone(),
+                    over_node_memory: a.node_mem.is_some_and(|n| e.memory_bytes > n),
+                })
+                .collect(),
+            node_memory_bytes: a.node_mem,
+            total: jungletb_wire::PlanTotal {
+                materials: plan.entries.len(),
+                slots: plan.entries.iter().map(|e| e.slots).sum(),
+                core_hours: plan.core_seconds() / 3600.0,
             },
-            "slurm_scripts": scripts.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        });
+            slurm_scripts: scripts.iter().map(|p| p.display().to_string()).collect(),
+        };
+        let doc = serde_json::to_string(&doc).expect("serialisable");
         writeln!(out, "{doc}")
     } else {
         write_text(&mut out, &plan, threads, a.node_mem, &scripts)

@@ -32,6 +32,7 @@
 
 mod board;
 mod error;
+mod plan;
 mod probe;
 mod scans;
 mod stats;
@@ -39,6 +40,7 @@ mod verify;
 
 pub use board::{AnimalInfo, BoardAnswer, BySide, MapAnswer, MapCell, RuleDisagreement};
 pub use error::{chain, ErrorAnswer, ErrorKind};
+pub use plan::{Calibration, PlanAnswer, PlanTotal, PlannedMaterial};
 pub use probe::{
     position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
     PositionAnswer, Side, WdlAnswer,
