@@ -19,7 +19,7 @@ use jungletb_indexer::Material;
 use jungletb_rules::{Position, Ruleset, Square};
 use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use jungletb_wire::{ErrorAnswer, ErrorKind};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -459,24 +459,22 @@ async fn board(State(state): State<Shared>, path: Result<Path<String>, PathRejec
 }
 
 async fn rulesets(State(state): State<Shared>) -> Response {
-    let list: Vec<Json> = state
-        .rulesets
-        .iter()
-        .map(|s| {
-            json!({
-                "label": s.label,
-                "tables": s.tables.is_ok(),
-                "max_pieces": s.tables.is_ok().then_some(s.coverage.max_pieces()),
-                // Every table up to this many pieces is there; `partial`
-                // lists the piece counts above it with some tables.
-                "complete_pieces": s.tables.is_ok().then_some(s.coverage.complete),
-                "partial": s.coverage.partial().map(|c| json!({
-                    "pieces": c.pieces, "present": c.present, "total": c.total,
-                })).collect::<Vec<_>>(),
+    let answer = jungletb_wire::RulesetsAnswer {
+        rulesets: state
+            .rulesets
+            .iter()
+            .map(|s| {
+                jungletb_wire::RulesetEntry::new(
+                    s.label.clone(),
+                    s.tables.is_ok().then_some(&s.coverage),
+                )
             })
-        })
-        .collect();
-    json_response(StatusCode::OK, json!({ "rulesets": list }).to_string())
+            .collect(),
+    };
+    json_response(
+        StatusCode::OK,
+        serde_json::to_string(&answer).expect("serialisable"),
+    )
 }
 
 async fn health() -> Response {

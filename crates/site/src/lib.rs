@@ -269,22 +269,6 @@ fn place_table(from: &Path, to: &Path) -> Result<(), SiteError> {
     Ok(())
 }
 
-/// `rulesets.json`'s entries.
-#[derive(Debug, Serialize)]
-struct RulesetEntry {
-    label: String,
-    base: String,
-    options: std::collections::BTreeMap<String, String>,
-    tables: bool,
-    max_pieces: u32,
-}
-
-/// `rulesets.json`: as `/api/rulesets`.
-#[derive(Debug, Serialize)]
-struct Rulesets {
-    rulesets: Vec<RulesetEntry>,
-}
-
 /// `site.json`: marks a directory as a site (so a rebuild may replace it).
 #[derive(Debug, Serialize)]
 struct SiteMark {
@@ -368,23 +352,24 @@ pub fn build(
         &out.join("stats.json"),
         serde_json::to_string(&stats).expect("serialisable"),
     )?;
-    let rulesets = Rulesets {
-        rulesets: vec![RulesetEntry {
-            label: label.clone(),
-            // The label starts with the base's name (`popular-custom-…`).
-            base: label
-                .split("-custom-")
-                .next()
-                .unwrap_or("standard")
-                .to_string(),
-            options: rules
-                .options()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-            tables: true,
-            max_pieces: materials.iter().map(|m| m.piece_count()).max().unwrap_or(0),
-        }],
+    let mut entry = jungletb_wire::RulesetEntry::new(label.clone(), Some(&tb.coverage()));
+    // The label starts with the base's name (`popular-custom-…`).
+    entry.base = Some(
+        label
+            .split("-custom-")
+            .next()
+            .unwrap_or("standard")
+            .to_string(),
+    );
+    entry.options = Some(
+        rules
+            .options()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    );
+    let rulesets = jungletb_wire::RulesetsAnswer {
+        rulesets: vec![entry],
     };
     other += write(
         &out.join("rulesets.json"),

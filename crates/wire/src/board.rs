@@ -167,3 +167,69 @@ impl MapAnswer {
         }
     }
 }
+
+/// Some of a piece count's tables (`/api/rulesets`' `partial`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PartialCount {
+    /// Pieces.
+    pub pieces: u32,
+    /// Tables there.
+    pub present: usize,
+    /// Tables of that many pieces under the rule set.
+    pub total: usize,
+}
+
+/// One rule set a server or a site holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RulesetEntry {
+    /// Its label (its directory's name).
+    pub label: String,
+    /// The named rule set its label starts with (a site's list only: what
+    /// the JavaScript package opens it as).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// Every option's value (a site's list only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub options: Option<BTreeMap<String, String>>,
+    /// True if its tables can be read.
+    pub tables: bool,
+    /// The most pieces of any table (`null` without tables).
+    pub max_pieces: Option<u32>,
+    /// Every table up to this many pieces is there.
+    pub complete_pieces: Option<u32>,
+    /// The piece counts above it with some tables.
+    pub partial: Vec<PartialCount>,
+}
+
+/// `GET /api/rulesets`, and a site's `rulesets.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RulesetsAnswer {
+    /// The rule sets.
+    pub rulesets: Vec<RulesetEntry>,
+}
+
+impl RulesetEntry {
+    /// The entry of `rules` with tables of `coverage` (`None`: its tables
+    /// cannot be read).
+    pub fn new(label: String, coverage: Option<&jungletb_tablebase::Coverage>) -> Self {
+        RulesetEntry {
+            label,
+            base: None,
+            options: None,
+            tables: coverage.is_some(),
+            max_pieces: coverage.map(|c| c.max_pieces()),
+            complete_pieces: coverage.map(|c| c.complete),
+            partial: coverage
+                .map(|c| {
+                    c.partial()
+                        .map(|p| PartialCount {
+                            pieces: p.pieces,
+                            present: p.present,
+                            total: p.total,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+}

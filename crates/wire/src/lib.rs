@@ -38,7 +38,10 @@ mod scans;
 mod stats;
 mod verify;
 
-pub use board::{AnimalInfo, BoardAnswer, BySide, MapAnswer, MapCell, RuleDisagreement};
+pub use board::{
+    AnimalInfo, BoardAnswer, BySide, MapAnswer, MapCell, PartialCount, RuleDisagreement,
+    RulesetEntry, RulesetsAnswer,
+};
 pub use error::{chain, ErrorAnswer, ErrorKind};
 pub use plan::{Calibration, PlanAnswer, PlanTotal, PlannedMaterial};
 pub use probe::{
