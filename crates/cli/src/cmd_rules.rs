@@ -6,7 +6,6 @@ use clap::Args as ClapArgs;
 use jungletb_rules::{
     fingerprint, BaseRuleset, Ruleset, COMMON_DISAGREEMENTS, FINGERPRINT_POSITIONS, RULE_OPTIONS,
 };
-use serde_json::json;
 use std::process::ExitCode;
 
 /// Arguments of `rules`.
@@ -36,12 +35,8 @@ pub fn run(a: Args) -> CmdResult {
         r.check_supported()?;
         let lists = fingerprint(&r);
         if a.json {
-            let doc = json!({
-                "ruleset": r.label(),
-                "positions": FINGERPRINT_POSITIONS.iter().zip(&lists).map(|((fen, tells), moves)| json!({
-                    "position": fen, "tells": tells, "moves": moves,
-                })).collect::<Vec<_>>(),
-            });
+            let doc = serde_json::to_string(&jungletb_wire::FingerprintAnswer::new(&r))
+                .expect("serialisable");
             outln!("{doc}");
         } else {
             outln!(
@@ -66,24 +61,8 @@ pub fn run(a: Args) -> CmdResult {
             .map(|&b| Ruleset::named(b).options())
             .collect();
         if a.json {
-            let doc = json!({
-                "rule_sets": BaseRuleset::ALL.iter().map(|&b| json!({
-                    "name": b.name(),
-                    "id": format!("{:016x}", Ruleset::named(b).id()),
-                    "source": b.source(),
-                })).collect::<Vec<_>>(),
-                "common_disagreements": COMMON_DISAGREEMENTS.iter().map(|(what, rule)| json!({
-                    "rules_say": what, "rule": rule,
-                })).collect::<Vec<_>>(),
-                "options": RULE_OPTIONS.iter().enumerate().map(|(i, o)| json!({
-                    "name": o.name,
-                    "meaning": o.meaning,
-                    "values": o.values.split(" | ").collect::<Vec<_>>(),
-                    "standard": named[0][i].1,
-                    "leiden": named[1][i].1,
-                    "popular": named[2][i].1,
-                })).collect::<Vec<_>>(),
-            });
+            let doc = serde_json::to_string(&jungletb_wire::RulesListAnswer::new())
+                .expect("serialisable");
             outln!("{doc}");
             return Ok(ExitCode::SUCCESS);
         }
@@ -119,15 +98,8 @@ pub fn run(a: Args) -> CmdResult {
     }
     r.check_supported()?;
     if a.json {
-        let options: serde_json::Map<String, serde_json::Value> = r
-            .options()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v.into()))
-            .collect();
-        outln!(
-            "{}",
-            json!({ "label": r.label(), "id": format!("{:016x}", r.id()), "options": options })
-        );
+        let doc = jungletb_wire::ResolvedRules::new(&r);
+        outln!("{}", serde_json::to_string(&doc).expect("serialisable"));
         return Ok(ExitCode::SUCCESS);
     }
     outln!("rule set: {}", r.label());

@@ -34,6 +34,7 @@ mod board;
 mod error;
 mod plan;
 mod probe;
+mod rules;
 mod scans;
 mod stats;
 mod verify;
@@ -47,6 +48,10 @@ pub use plan::{Calibration, PlanAnswer, PlanTotal, PlannedMaterial};
 pub use probe::{
     position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
     PositionAnswer, Side, WdlAnswer,
+};
+pub use rules::{
+    FingerprintAnswer, FingerprintPosition, NamedRuleset, ResolvedRules, RuleOptionInfo,
+    RulesListAnswer,
 };
 pub use scans::{
     Change, ChangeExample, ComparisonAnswer, ZugzwangExample, ZugzwangReport, ZugzwangTotals,
