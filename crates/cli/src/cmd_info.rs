@@ -9,7 +9,6 @@ use jungletb_tablebase::{
     find_table_dir, table_files, Header, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
 };
 use jungletb_wire as wire;
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -161,58 +160,18 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
 }
 
 fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> CmdResult {
-    let h = t.header();
-    let positions: u64 = h.sides.iter().map(|s| s.positions).sum();
-    let mut sides = serde_json::Map::new();
-    for side in Color::ALL {
-        if h.white_to_move_only && side == Color::Black {
-            continue;
-        }
-        let s = h.sides[side.index()];
-        let mut v = json!({
-            "wins": s.wins, "losses": s.losses, "draws": s.draws,
-            "longest_win": s.longest_win, "longest_loss": s.longest_loss,
-        });
-        if let Some(hist) = examples {
-            let hs = hist.side(side);
-            for (key, e) in [
-                ("longest_win_example", &hs.longest_win),
-                ("longest_loss_example", &hs.longest_loss),
-            ] {
-                v[key] = e.as_ref().map(|(_, p)| p.to_string()).into();
-            }
-        }
-        let key = if side == Color::White {
-            "white_to_move"
-        } else {
-            "black_to_move"
-        };
-        sides.insert(key.into(), v);
-    }
-    let options: serde_json::Map<String, serde_json::Value> = rules
-        .options()
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.into()))
-        .collect();
-    let doc = json!({
-        "file": a.file.display().to_string(),
-        "material": h.material.to_string(),
-        "format_version": h.format_version,
-        "index_scheme_version": h.index_scheme_version,
-        "ruleset": rules.label(),
-        "ruleset_id": format!("{:016x}", h.ruleset_id),
-        "options": options,
-        "slots": h.index_size,
-        "positions": positions,
-        "white_to_move_only": h.white_to_move_only,
-        "value_width": h.value_width,
-        "compressed": t.compressed_sizes().map(|z| json!({"wdl_bytes": z.wdl_bytes, "distance_bytes": z.dtm_bytes, "dont_cares": t.has_dont_cares()})),
-        "bytes": t.file_len(),
-        "payload_crc32": format!("{:08x}", h.payload_crc),
-        "sides": sides,
-    });
-    outln!("{doc}");
+    let doc = wire::InfoAnswer::new(a.file.display().to_string(), t, rules, examples);
+    outln!("{}", serde_json::to_string(&doc).expect("serialisable"));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Wins, losses and draws from `[wins, losses, draws]`.
+fn wld(c: &[u64; 3]) -> wire::Wld {
+    wire::Wld {
+        wins: c[0],
+        losses: c[1],
+        draws: c[2],
+    }
 }
 
 #[derive(Default)]
@@ -317,14 +276,18 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
         for (n, t) in &by_count {
             outln!(
                 "{}",
-                json!({
-                    "pieces": n, "tables": t.tables, "positions_both_sides_to_move": t.positions, "slots": t.slots,
-                    "bytes": t.bytes,
-                    "white_to_move": {"wins": t.wld[0][0], "losses": t.wld[0][1], "draws": t.wld[0][2]},
-                    "black_to_move": {"wins": t.wld[1][0], "losses": t.wld[1][1], "draws": t.wld[1][2]},
-                    "longest_win": t.longest_win,
-                    "longest_win_material": t.longest_win_in.map(|m| m.to_string()),
+                serde_json::to_string(&wire::PieceCountStats {
+                    pieces: *n,
+                    tables: t.tables,
+                    positions_both_sides_to_move: t.positions,
+                    slots: t.slots,
+                    bytes: t.bytes,
+                    white_to_move: wld(&t.wld[0]),
+                    black_to_move: wld(&t.wld[1]),
+                    longest_win: t.longest_win,
+                    longest_win_material: t.longest_win_in.map(|m| m.to_string()),
                 })
+                .expect("serialisable")
             );
         }
         return Ok(ExitCode::SUCCESS);

@@ -32,6 +32,7 @@
 
 mod board;
 mod error;
+mod info;
 mod plan;
 mod probe;
 mod rules;
@@ -44,6 +45,7 @@ pub use board::{
     RulesetEntry, RulesetsAnswer,
 };
 pub use error::{chain, ErrorAnswer, ErrorKind};
+pub use info::{InfoAnswer, InfoCompressed, InfoSide, PieceCountStats, Wld};
 pub use plan::{Calibration, PlanAnswer, PlanTotal, PlannedMaterial};
 pub use probe::{
     position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
