@@ -37,6 +37,17 @@ thread_local! {
     static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Bytes `at..at + len` of a source held in memory (a map, bytes).
+#[inline(always)]
+fn in_memory(bytes: &[u8], at: u64, len: usize) -> std::io::Result<&[u8]> {
+    usize::try_from(at)
+        .ok()
+        .and_then(|a| bytes.get(a..a.checked_add(len)?))
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read beyond the end")
+        })
+}
+
 /// Runs `f` on bytes `at..at + len` of the source.
 #[inline]
 pub(crate) fn with_range<R>(
@@ -46,24 +57,8 @@ pub(crate) fn with_range<R>(
     f: impl FnOnce(&[u8]) -> R,
 ) -> std::io::Result<R> {
     match source {
-        Source::Map(map) => {
-            let bytes = usize::try_from(at)
-                .ok()
-                .and_then(|a| map.get(a..a.checked_add(len)?))
-                .ok_or_else(|| {
-                    std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read beyond the end")
-                })?;
-            Ok(f(bytes))
-        }
-        Source::Bytes(bytes) => {
-            let bytes = usize::try_from(at)
-                .ok()
-                .and_then(|a| bytes.get(a..a.checked_add(len)?))
-                .ok_or_else(|| {
-                    std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read beyond the end")
-                })?;
-            Ok(f(bytes))
-        }
+        Source::Map(map) => Ok(f(in_memory(map, at, len)?)),
+        Source::Bytes(bytes) => Ok(f(in_memory(bytes, at, len)?)),
         Source::File(file) => READ_BUF.with(|buf| {
             let mut buf = buf.borrow_mut();
             buf.resize(len, 0);
