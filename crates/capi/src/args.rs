@@ -188,5 +188,5 @@ pub(crate) unsafe fn position_of_struct(pos: *const JtbPosition) -> Result<Posit
             }
         }
     }
-    Position::from_pieces(&pieces, side).map_err(|e| fail(JTB_ERR_POSITION, e))
+    Position::from_pieces(&pieces, side).map_err(|e| fail(JTB_ERR_POSITION, e.to_string()))
 }

@@ -4,7 +4,7 @@
 //! advice is given here, at the edge.
 
 use jungletb_solver::SolveError;
-use jungletb_tablebase::{ProbeError, TableError};
+use jungletb_tablebase::{ProbeError, TableError, Unsupported};
 use std::error::Error;
 use std::path::Path;
 
@@ -104,6 +104,14 @@ fn table_hint(t: &TableError) -> Option<String> {
         | TableError::Corrupt { path, .. }
         | TableError::WrongMaterial { path, .. } => Some(damaged_hint(path)),
         TableError::NotATable(path) => Some(damaged_hint(path)),
+        TableError::UnsupportedVersion {
+            what: Unsupported::OldCompressedPayload,
+            ..
+        } => Some(
+            "rewrite it with `jungletb compress` from the plain table (or `jungletb \
+             generate` then `jungletb compress`)"
+                .into(),
+        ),
         TableError::UnsupportedVersion { .. } => Some(
             "regenerate it with `jungletb generate` (plain tables) or rewrite it with \
              `jungletb compress` (compressed ones)"
@@ -220,6 +228,18 @@ mod tests {
             hint.contains("jungletb compress --tables /t/standard"),
             "{hint}"
         );
+    }
+
+    /// The library says what is old as data; the remedy is the CLI's.
+    #[test]
+    fn an_old_compressed_payload_is_to_be_compressed_again() {
+        let old = TableError::UnsupportedVersion {
+            path: "/t/standard/ELvR.jtbz".into(),
+            what: Unsupported::OldCompressedPayload,
+        };
+        assert!(!old.to_string().contains("`jungletb"), "{old}");
+        let hint = hint_for(&old).expect("a hint");
+        assert!(hint.contains("`jungletb compress`"), "{hint}");
     }
 
     /// The free space that cannot be read stops `generate` before solving;

@@ -55,7 +55,7 @@ pub fn run(a: Args) -> CmdResult {
     let svg = match &a.picture {
         Picture::Map { position, square } => {
             let pos: Position = position.parse().with_context(|| format!("'{position}'"))?;
-            let from: Square = square.parse().map_err(|e: String| anyhow!(e))?;
+            let from: Square = square.parse()?;
             let map = piece_map(&tb, &pos, from)?;
             map_svg(&rules, &map)
         }

@@ -40,7 +40,7 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
         /// What is unsupported.
-        what: String,
+        what: Unsupported,
     },
     /// Solved under another rule set than the one asked for.
     WrongRuleset {
@@ -90,6 +90,53 @@ pub enum TableError {
         /// What is wrong.
         what: String,
     },
+}
+
+/// What a table uses that this jungletb does not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsupported {
+    /// Another table format version.
+    FormatVersion {
+        /// The file's version.
+        found: u32,
+        /// The version this jungletb reads.
+        supported: u32,
+    },
+    /// Another index scheme.
+    IndexScheme {
+        /// The file's scheme.
+        found: u32,
+        /// The scheme this jungletb uses.
+        supported: u32,
+    },
+    /// Header flags this jungletb does not know.
+    HeaderFlags {
+        /// The flags byte.
+        flags: u8,
+    },
+    /// A compressed payload of an older jungletb (LZ4 WDL blocks, or blocks
+    /// without checks or checkpoints).
+    OldCompressedPayload,
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unsupported::FormatVersion { found, supported } => write!(
+                f,
+                "format version {found} (this jungletb reads version {supported})"
+            ),
+            Unsupported::IndexScheme { found, supported } => write!(
+                f,
+                "index scheme version {found} (this jungletb uses version {supported})"
+            ),
+            Unsupported::HeaderFlags { flags } => write!(f, "header flags {flags:#04x}"),
+            Unsupported::OldCompressedPayload => f.write_str(
+                "compressed payload of an older jungletb (LZ4 WDL blocks, or blocks \
+                 without checks or checkpoints)",
+            ),
+        }
+    }
 }
 
 impl fmt::Display for TableError {

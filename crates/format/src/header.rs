@@ -27,7 +27,7 @@
 //! compressed tables (`.jtbz`) the block streams of [`crate::compressed`];
 //! their value width is that of the stored distances.
 
-use crate::error::TableError;
+use crate::error::{TableError, Unsupported};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, Ruleset};
 use std::path::Path;
@@ -164,19 +164,20 @@ impl Header {
         if format_version != FORMAT_VERSION {
             return Err(TableError::UnsupportedVersion {
                 path: p(),
-                what: format!(
-                    "format version {format_version} (this jungletb reads version {FORMAT_VERSION})"
-                ),
+                what: Unsupported::FormatVersion {
+                    found: format_version,
+                    supported: FORMAT_VERSION,
+                },
             });
         }
         let index_scheme_version = u32_at(12);
         if index_scheme_version != jungletb_indexer::INDEX_SCHEME_VERSION {
             return Err(TableError::UnsupportedVersion {
                 path: p(),
-                what: format!(
-                    "index scheme version {index_scheme_version} (this jungletb uses version {})",
-                    jungletb_indexer::INDEX_SCHEME_VERSION
-                ),
+                what: Unsupported::IndexScheme {
+                    found: index_scheme_version,
+                    supported: jungletb_indexer::INDEX_SCHEME_VERSION,
+                },
             });
         }
         let header_len = u32_at(36);
@@ -224,7 +225,7 @@ impl Header {
         if flags & !0b11 != 0 {
             return Err(TableError::UnsupportedVersion {
                 path: p(),
-                what: format!("header flags {flags:#04x}"),
+                what: Unsupported::HeaderFlags { flags },
             });
         }
         let value_width = bytes[32];

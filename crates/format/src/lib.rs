@@ -32,5 +32,5 @@ pub mod prefetch;
 pub mod wdl_code;
 
 pub use compressed::CompressedSizes;
-pub use error::TableError;
+pub use error::{TableError, Unsupported};
 pub use header::{Header, SideStats, FORMAT_VERSION, MAGIC};

@@ -49,7 +49,7 @@ pub fn from_row(row: &[u8]) -> Result<RulesPosition, String> {
         ))?;
         pieces.push((Piece::from_code(code), sq));
     }
-    RulesPosition::from_pieces(&pieces, side)
+    RulesPosition::from_pieces(&pieces, side).map_err(|e| e.to_string())
 }
 
 /// The two squares of a move's text (`"a1a2"`), if it is one.

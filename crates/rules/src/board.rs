@@ -1,5 +1,6 @@
 //! Board geometry: squares, directions, and the terrain of each square.
 
+use crate::error::MoveTextError;
 use crate::piece::Color;
 use std::fmt;
 use std::str::FromStr;
@@ -85,16 +86,15 @@ impl fmt::Display for Square {
 }
 
 impl FromStr for Square {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Square, String> {
+    type Err = MoveTextError;
+    fn from_str(s: &str) -> Result<Square, MoveTextError> {
         let b = s.as_bytes();
         if b.len() != 2 {
-            return Err(format!("'{s}' is not a square (expected e.g. 'a1')"));
+            return Err(MoveTextError::NotASquare { text: s.into() });
         }
         let file = b[0].wrapping_sub(b'a');
         let rank = b[1].wrapping_sub(b'1');
-        Square::new(file, rank)
-            .ok_or_else(|| format!("'{s}' is not a square of the 7x9 board (a1..g9)"))
+        Square::new(file, rank).ok_or_else(|| MoveTextError::OffBoard { text: s.into() })
     }
 }
 

@@ -4,28 +4,191 @@ use crate::board::Square;
 use crate::piece::{Color, Piece};
 use std::fmt;
 
-/// A position's notation could not be parsed.
+/// A position's notation could not be parsed: what is wrong, and where.
+///
+/// Ranks are numbered as on the board, 1 (White's side) to 9.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// What is wrong, and where.
-    pub message: String,
-}
-
-impl ParseError {
-    pub(crate) fn new(message: impl Into<String>) -> ParseError {
-        ParseError {
-            message: message.into(),
-        }
-    }
+pub enum ParseError {
+    /// Nothing but white space.
+    Empty,
+    /// The board without the side to move.
+    MissingSide {
+        /// The text.
+        text: String,
+    },
+    /// Neither 2 fields (board, side) nor 6 (with 4 ignored engine fields).
+    FieldCount {
+        /// The text.
+        text: String,
+        /// How many fields it has.
+        found: usize,
+    },
+    /// The side field is not `w` or `b`.
+    BadSide {
+        /// The field.
+        found: String,
+    },
+    /// Not 9 ranks separated by `/`.
+    RankCount {
+        /// How many ranks there are.
+        found: usize,
+    },
+    /// An empty-square count outside 1..7.
+    BadDigit {
+        /// The rank.
+        rank: u8,
+        /// The digit.
+        digit: char,
+    },
+    /// A character that is neither a piece letter nor a digit.
+    UnknownLetter {
+        /// The rank.
+        rank: u8,
+        /// The character.
+        letter: char,
+    },
+    /// A rank that covers more than 7 files.
+    RankTooLong {
+        /// The rank.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+    },
+    /// A rank that covers fewer than 7 files.
+    RankTooShort {
+        /// The rank.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// How many files it covers.
+        files: u8,
+    },
+    /// An animal written twice for one side.
+    DuplicateAnimal(Placement),
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            ParseError::Empty => f.write_str("empty position"),
+            ParseError::MissingSide { text } => {
+                write!(f, "'{text}': missing side to move (add ' w' or ' b')")
+            }
+            ParseError::FieldCount { text, found } => write!(
+                f,
+                "'{text}': expected 2 fields (board, side) or 6 (with 4 ignored engine fields), found {found}"
+            ),
+            ParseError::BadSide { found } => {
+                write!(f, "side to move must be 'w' or 'b', found '{found}'")
+            }
+            ParseError::RankCount { found } => {
+                write!(f, "expected 9 ranks separated by '/', found {found}")
+            }
+            ParseError::BadDigit { rank, digit } => {
+                write!(f, "rank {rank}: empty-square count must be 1..7, found '{digit}'")
+            }
+            ParseError::UnknownLetter { rank, letter } => write!(
+                f,
+                "rank {rank}: unknown piece letter '{letter}' (expected one of RCWDPTLE / rcwdptle or a digit)"
+            ),
+            ParseError::RankTooLong { rank, text } => {
+                write!(f, "rank {rank} ('{text}') covers more than 7 files")
+            }
+            ParseError::RankTooShort { rank, text, files } => {
+                write!(f, "rank {rank} ('{text}') covers {files} files, expected 7")
+            }
+            ParseError::DuplicateAnimal(p) => p.fmt(f),
+        }
     }
 }
 
 impl std::error::Error for ParseError {}
+
+/// Pieces that cannot stand together on one board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Two pieces given the same square.
+    SquareTaken {
+        /// The square.
+        square: Square,
+    },
+    /// An animal given twice for one side.
+    TwoOfOneAnimal {
+        /// The animal and its side.
+        piece: Piece,
+        /// Its first square.
+        first: Square,
+        /// Its second square.
+        second: Square,
+    },
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Placement::SquareTaken { square } => write!(f, "two pieces on {square}"),
+            Placement::TwoOfOneAnimal {
+                piece,
+                first,
+                second,
+            } => write!(
+                f,
+                "two {} {}s (on {first} and {second}); each side has at most one of each animal",
+                piece.color.name(),
+                piece.animal.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Placement {}
+
+/// A square's or a move's text that names no square or no legal move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveTextError {
+    /// Not two characters, file then rank.
+    NotASquare {
+        /// The text.
+        text: String,
+    },
+    /// File or rank outside a..g, 1..9.
+    OffBoard {
+        /// The text.
+        text: String,
+    },
+    /// Not four characters, from-square then to-square.
+    NotAMove {
+        /// The text.
+        text: String,
+    },
+    /// Well formed, but not a legal move in the position.
+    Illegal {
+        /// The text.
+        text: String,
+    },
+}
+
+impl fmt::Display for MoveTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveTextError::NotASquare { text } => {
+                write!(f, "'{text}' is not a square (expected e.g. 'a1')")
+            }
+            MoveTextError::OffBoard { text } => {
+                write!(f, "'{text}' is not a square of the 7x9 board (a1..g9)")
+            }
+            MoveTextError::NotAMove { text } => write!(
+                f,
+                "'{text}' is not a move (expected from-square and to-square, e.g. a3a4)"
+            ),
+            MoveTextError::Illegal { text } => {
+                write!(f, "{text} is not a legal move in this position")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveTextError {}
 
 /// A well-formed position that cannot occur under the rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +336,14 @@ pub enum RulesError {
         allowed: &'static str,
     },
     /// Options that contradict each other.
-    Conflict(String),
+    Conflict {
+        /// The first option.
+        first: &'static str,
+        /// The option it excludes.
+        second: &'static str,
+        /// Why they exclude each other.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for RulesError {
@@ -202,7 +372,14 @@ impl fmt::Display for RulesError {
                     "invalid value '{value}' for rule option '{option}' (allowed: {allowed})"
                 )
             }
-            RulesError::Conflict(m) => write!(f, "conflicting rule options: {m}"),
+            RulesError::Conflict {
+                first,
+                second,
+                reason,
+            } => write!(
+                f,
+                "conflicting rule options: {first} and {second} ({reason})"
+            ),
         }
     }
 }

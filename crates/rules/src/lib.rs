@@ -35,7 +35,7 @@ mod value;
 
 pub use bitboard::{square_bit, RawMove, RawPosition, FILE_D};
 pub use board::{Board, Direction, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE};
-pub use error::{ParseError, PositionError, RulesError};
+pub use error::{MoveTextError, ParseError, Placement, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
 pub use move_tables::MoveTables;
 pub use movegen::{Move, MoveList};

@@ -1,6 +1,7 @@
 //! Move generation and capture rules (docs/rules.md#moves-the-standard-rule-set and #captures).
 
 use crate::board::{Board, Direction, Square, NO_SQUARE};
+use crate::error::MoveTextError;
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
 use crate::ruleset::{ElephantCapturesRat, Ruleset};
@@ -221,19 +222,17 @@ impl Position {
 
     /// Finds the legal move written `text` (e.g. `a3a4`, or `b3b7` for a
     /// jump).
-    pub fn parse_move(&self, rules: &Ruleset, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&self, rules: &Ruleset, text: &str) -> Result<Move, MoveTextError> {
         let text = text.trim();
         if text.len() != 4 || !text.is_ascii() {
-            return Err(format!(
-                "'{text}' is not a move (expected from-square and to-square, e.g. a3a4)"
-            ));
+            return Err(MoveTextError::NotAMove { text: text.into() });
         }
         let from: Square = text[..2].parse()?;
         let to: Square = text[2..].parse()?;
         self.legal_moves(rules)
             .into_iter()
             .find(|m| m.from == from && m.to == to)
-            .ok_or_else(|| format!("{text} is not a legal move in this position"))
+            .ok_or_else(|| MoveTextError::Illegal { text: text.into() })
     }
 }
 

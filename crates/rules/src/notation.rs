@@ -1,7 +1,7 @@
 //! Position notation (docs/rules.md#notation): `ranks/…/… w`.
 
 use crate::board::Square;
-use crate::error::ParseError;
+use crate::error::{ParseError, Placement};
 use crate::movegen::Move;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
@@ -16,34 +16,29 @@ impl FromStr for Position {
     fn from_str(text: &str) -> Result<Position, ParseError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.is_empty() {
-            return Err(ParseError::new("empty position"));
+            return Err(ParseError::Empty);
         }
         if fields.len() == 1 {
-            return Err(ParseError::new(format!(
-                "'{text}': missing side to move (add ' w' or ' b')"
-            )));
+            return Err(ParseError::MissingSide { text: text.into() });
         }
         if fields.len() != 2 && fields.len() != 6 {
-            return Err(ParseError::new(format!(
-                "'{text}': expected 2 fields (board, side) or 6 (with 4 ignored engine fields), found {}",
-                fields.len()
-            )));
+            return Err(ParseError::FieldCount {
+                text: text.into(),
+                found: fields.len(),
+            });
         }
         let side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
             other => {
-                return Err(ParseError::new(format!(
-                    "side to move must be 'w' or 'b', found '{other}'"
-                )))
+                return Err(ParseError::BadSide {
+                    found: other.into(),
+                })
             }
         };
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != 9 {
-            return Err(ParseError::new(format!(
-                "expected 9 ranks separated by '/', found {}",
-                ranks.len()
-            )));
+            return Err(ParseError::RankCount { found: ranks.len() });
         }
         let mut pos = Position::empty(side);
         for (i, rank_text) in ranks.iter().enumerate() {
@@ -52,10 +47,10 @@ impl FromStr for Position {
             for c in rank_text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if !(1..=7).contains(&d) {
-                        return Err(ParseError::new(format!(
-                            "rank {}: empty-square count must be 1..7, found '{c}'",
-                            rank + 1
-                        )));
+                        return Err(ParseError::BadDigit {
+                            rank: rank + 1,
+                            digit: c,
+                        });
                     }
                     file += d as u8;
                 } else if let Some(p) = Piece::from_letter(c) {
@@ -63,29 +58,30 @@ impl FromStr for Position {
                         return Err(too_long(rank, rank_text));
                     };
                     if let Some(other) = pos.square_of(p) {
-                        return Err(ParseError::new(format!(
-                            "two {} {}s (on {other} and {sq}); each side has at most one of each animal",
-                            p.color.name(),
-                            p.animal.name()
-                        )));
+                        return Err(ParseError::DuplicateAnimal(Placement::TwoOfOneAnimal {
+                            piece: p,
+                            first: other,
+                            second: sq,
+                        }));
                     }
                     pos.put(p, sq);
                     file += 1;
                 } else {
-                    return Err(ParseError::new(format!(
-                        "rank {}: unknown piece letter '{c}' (expected one of RCWDPTLE / rcwdptle or a digit)",
-                        rank + 1
-                    )));
+                    return Err(ParseError::UnknownLetter {
+                        rank: rank + 1,
+                        letter: c,
+                    });
                 }
                 if file > 7 {
                     return Err(too_long(rank, rank_text));
                 }
             }
             if file != 7 {
-                return Err(ParseError::new(format!(
-                    "rank {} ('{rank_text}') covers {file} files, expected 7",
-                    rank + 1
-                )));
+                return Err(ParseError::RankTooShort {
+                    rank: rank + 1,
+                    text: rank_text.to_string(),
+                    files: file,
+                });
             }
         }
         Ok(pos)
@@ -93,10 +89,10 @@ impl FromStr for Position {
 }
 
 fn too_long(rank: u8, text: &str) -> ParseError {
-    ParseError::new(format!(
-        "rank {} ('{text}') covers more than 7 files",
-        rank + 1
-    ))
+    ParseError::RankTooLong {
+        rank: rank + 1,
+        text: text.into(),
+    }
 }
 
 impl fmt::Display for Position {
@@ -193,9 +189,8 @@ mod tests {
         for (text, needle) in cases {
             let err = text.parse::<Position>().unwrap_err();
             assert!(
-                err.message.contains(needle),
-                "{text:?}: error {:?} does not mention {needle:?}",
-                err.message
+                err.to_string().contains(needle),
+                "{text:?}: error {err} does not mention {needle:?}"
             );
         }
     }

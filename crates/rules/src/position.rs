@@ -1,7 +1,7 @@
 //! Positions: where every piece stands and who is to move.
 
 use crate::board::{Square, NO_SQUARE};
-use crate::error::PositionError;
+use crate::error::{Placement, PositionError};
 use crate::piece::{Animal, Color, Piece};
 use crate::ruleset::Ruleset;
 
@@ -41,18 +41,18 @@ impl Position {
     /// Builds a position from pieces and squares.
     ///
     /// Fails if a square is used twice or an animal appears twice on a side.
-    pub fn from_pieces(pieces: &[(Piece, Square)], side: Color) -> Result<Position, String> {
+    pub fn from_pieces(pieces: &[(Piece, Square)], side: Color) -> Result<Position, Placement> {
         let mut pos = Position::empty(side);
         for &(p, s) in pieces {
             if pos.piece_at(s).is_some() {
-                return Err(format!("two pieces on {s}"));
+                return Err(Placement::SquareTaken { square: s });
             }
             if let Some(other) = pos.square_of(p) {
-                return Err(format!(
-                    "two {} {}s (on {other} and {s}); each side has at most one of each animal",
-                    p.color.name(),
-                    p.animal.name()
-                ));
+                return Err(Placement::TwoOfOneAnimal {
+                    piece: p,
+                    first: other,
+                    second: s,
+                });
             }
             pos.put(p, s);
         }

@@ -282,14 +282,18 @@ impl Ruleset {
     /// Checks that the options do not contradict each other.
     pub fn check_supported(&self) -> Result<(), RulesError> {
         if self.lion_tiger_equal && self.tiger_outranks_lion {
-            return Err(RulesError::Conflict(
-                "lion_tiger_equal and tiger_outranks_lion exclude each other".into(),
-            ));
+            return Err(RulesError::Conflict {
+                first: "lion_tiger_equal",
+                second: "tiger_outranks_lion",
+                reason: "equal ranks exclude an order",
+            });
         }
         if self.animal_checkers && self.dog_swims {
-            return Err(RulesError::Conflict(
-                "animal_checkers has no rivers, so dog_swims means nothing".into(),
-            ));
+            return Err(RulesError::Conflict {
+                first: "animal_checkers",
+                second: "dog_swims",
+                reason: "animal checkers has no rivers to swim",
+            });
         }
         Ok(())
     }

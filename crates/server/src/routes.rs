@@ -16,7 +16,7 @@ use axum::routing::get;
 use axum::Router;
 use jungletb_analysis::piece_map::MapError;
 use jungletb_indexer::Material;
-use jungletb_rules::{Position, Ruleset, Square};
+use jungletb_rules::{MoveTextError, Position, Ruleset, Square};
 use jungletb_tablebase::{ProbeError, TableError, Tablebase};
 use jungletb_wire::{ErrorAnswer, ErrorKind};
 use serde_json::Value as Json;
@@ -414,7 +414,7 @@ async fn map(
     );
     let from: Square = tri!(square
         .parse()
-        .map_err(|e: String| ApiError::bad(ErrorKind::Square, e)));
+        .map_err(|e: MoveTextError| ApiError::bad(ErrorKind::Square, e.to_string())));
     let key = format!("map|{}|{pos}|{from}", served.label);
     let fail = failure(&state, served);
     cached_or_compute(Arc::clone(&state), key, move || {

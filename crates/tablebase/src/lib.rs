@@ -45,7 +45,7 @@ pub use coverage::{Coverage, PieceCount};
 pub use error::ProbeError;
 pub use evaluation::{Evaluation, RootMove};
 pub use game_over::GameOver;
-pub use jungletb_format::{CompressedSizes, Header, TableError};
+pub use jungletb_format::{CompressedSizes, Header, TableError, Unsupported};
 pub use remote::{Attempt, CacheUsage, Missing, RemoteOptions, RemoteTables};
 pub use store::{StoredTable, TableStore};
 pub use table::{Backend, RangeRead, Table};

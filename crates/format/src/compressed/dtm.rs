@@ -236,8 +236,42 @@ impl Section {
     }
 }
 
+/// Why a stored DTM block does not decode.
+#[derive(Debug)]
+pub enum DtmBlockError {
+    /// The zstd frame is damaged: the decoder's error.
+    Zstd(Box<dyn std::error::Error + Send + Sync>),
+    /// The frame decodes to another length than the block has.
+    Length {
+        /// Bytes decoded.
+        decoded: usize,
+        /// The block's raw length.
+        expected: usize,
+    },
+}
+
+impl std::fmt::Display for DtmBlockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DtmBlockError::Zstd(e) => write!(f, "zstd: {e}"),
+            DtmBlockError::Length { decoded, expected } => {
+                write!(f, "DTM block decodes to {decoded} bytes, not {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DtmBlockError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DtmBlockError::Zstd(e) => Some(e.as_ref()),
+            DtmBlockError::Length { .. } => None,
+        }
+    }
+}
+
 /// Decodes one DTM block (`stored`) into `out` (its raw length).
-pub fn decode_dtm_block(stored: &[u8], out: &mut [u8]) -> Result<(), String> {
+pub fn decode_dtm_block(stored: &[u8], out: &mut [u8]) -> Result<(), DtmBlockError> {
     if stored.len() == out.len() {
         out.copy_from_slice(stored);
         return Ok(());
@@ -246,17 +280,22 @@ pub fn decode_dtm_block(stored: &[u8], out: &mut [u8]) -> Result<(), String> {
     let n = ZSTD.with(|z| {
         let mut z = z.borrow_mut();
         if z.is_none() {
-            *z = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
+            *z = Some(
+                zstd::bulk::Decompressor::new().map_err(|e| DtmBlockError::Zstd(Box::new(e)))?,
+            );
         }
         z.as_mut()
             .expect("just created")
             .decompress_to_buffer(stored, out)
-            .map_err(|e| e.to_string())
+            .map_err(|e| DtmBlockError::Zstd(Box::new(e)))
     })?;
     #[cfg(target_arch = "wasm32")]
     let n = decode_zstd_pure(stored, out)?;
     if n != out.len() {
-        return Err(format!("DTM block decodes to {n} bytes, not {}", out.len()));
+        return Err(DtmBlockError::Length {
+            decoded: n,
+            expected: out.len(),
+        });
     }
     Ok(())
 }
@@ -265,10 +304,10 @@ pub fn decode_dtm_block(stored: &[u8], out: &mut [u8]) -> Result<(), String> {
 /// where the C library does not build (WebAssembly); the bytes written, or
 /// why the block is not a zstd frame that fits `out`.
 #[cfg(any(target_arch = "wasm32", test))]
-pub fn decode_zstd_pure(stored: &[u8], out: &mut [u8]) -> Result<usize, String> {
+pub fn decode_zstd_pure(stored: &[u8], out: &mut [u8]) -> Result<usize, DtmBlockError> {
     ruzstd::decoding::FrameDecoder::new()
         .decode_all(stored, out)
-        .map_err(|e| e.to_string())
+        .map_err(|e| DtmBlockError::Zstd(e.to_string().into()))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

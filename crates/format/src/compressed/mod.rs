@@ -86,7 +86,8 @@ pub mod sections;
 use crate::encoding::decode;
 use crate::wdl_code::{self, Checkpoint, Decoder, Symbol, BLOCK_BYTES};
 pub use dtm::{
-    decode_dtm_block, dtm_check, dtm_in_block, value_from, DtmIndexAt, DtmPart, Section, RANK_BYTES,
+    decode_dtm_block, dtm_check, dtm_in_block, value_from, DtmBlockError, DtmIndexAt, DtmPart,
+    Section, RANK_BYTES,
 };
 use jungletb_rules::{Value, Wdl};
 

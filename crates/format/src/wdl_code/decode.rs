@@ -3,8 +3,8 @@
 //! runs of its symbol.
 
 use super::{
-    canonical_codes, canonical_order, symbol_lengths, Symbol, BASE, BLOCK_BYTES, MAX_CODE_LEN,
-    MAX_SYMBOLS, PAYLOAD_BITS,
+    canonical_codes, canonical_order, symbol_lengths, CodeError, Symbol, BASE, BLOCK_BYTES,
+    MAX_CODE_LEN, MAX_SYMBOLS, PAYLOAD_BITS,
 };
 use crate::prefetch::prefetch;
 
@@ -252,16 +252,15 @@ fn short_expansions(symbols: &[Symbol]) -> Vec<Option<Vec<(u8, u64)>>> {
 impl Decoder {
     /// Builds the decoder, or says why the dictionary or code lengths are
     /// not usable.
-    pub fn new(symbols: &[Symbol], lens: &[u8]) -> Result<Decoder, String> {
+    pub fn new(symbols: &[Symbol], lens: &[u8]) -> Result<Decoder, CodeError> {
         if lens.len() != symbols.len() || symbols.len() > MAX_SYMBOLS {
-            return Err(format!(
-                "{} symbols with {} code lengths",
-                symbols.len(),
-                lens.len()
-            ));
+            return Err(CodeError::LengthCount {
+                symbols: symbols.len(),
+                lengths: lens.len(),
+            });
         }
-        if let Some(l) = lens.iter().find(|&&l| l as u32 > MAX_CODE_LEN) {
-            return Err(format!("code length {l} above {MAX_CODE_LEN}"));
+        if let Some(&length) = lens.iter().find(|&&l| l as u32 > MAX_CODE_LEN) {
+            return Err(CodeError::CodeTooLong { length });
         }
         let kraft: u64 = lens
             .iter()
@@ -269,7 +268,7 @@ impl Decoder {
             .map(|&l| 1u64 << (MAX_CODE_LEN - l as u32))
             .sum();
         if kraft > 1u64 << MAX_CODE_LEN {
-            return Err("over-full Huffman code".into());
+            return Err(CodeError::OverFull);
         }
         let lengths = symbol_lengths(symbols)?;
         // Renumber: coded symbols in canonical order first, then the rest.

@@ -139,33 +139,89 @@ impl EncodedWdl {
 /// The slot count of a stream too large for this code's 32-bit block index.
 pub const MAX_SLOTS: u64 = u32::MAX as u64;
 
+/// Why a stored dictionary or its code lengths cannot be decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeError {
+    /// Not one code length per symbol, or more symbols than allowed.
+    LengthCount {
+        /// Symbols in the dictionary.
+        symbols: usize,
+        /// Code lengths stored.
+        lengths: usize,
+    },
+    /// A code length above [`MAX_CODE_LEN`].
+    CodeTooLong {
+        /// The length.
+        length: u8,
+    },
+    /// Code lengths that no prefix code has (Kraft sum above one).
+    OverFull,
+    /// A base symbol with a bad value or an empty run.
+    BadBase {
+        /// The symbol's number.
+        symbol: usize,
+    },
+    /// A pair naming itself or a later symbol.
+    ForwardPair {
+        /// The symbol's number.
+        symbol: usize,
+    },
+    /// A symbol standing for more slots than a table has.
+    SymbolTooLong {
+        /// The symbol's number.
+        symbol: usize,
+    },
+}
+
+impl std::fmt::Display for CodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CodeError::LengthCount { symbols, lengths } => {
+                write!(f, "{symbols} symbols with {lengths} code lengths")
+            }
+            CodeError::CodeTooLong { length } => {
+                write!(f, "code length {length} above {MAX_CODE_LEN}")
+            }
+            CodeError::OverFull => f.write_str("over-full Huffman code"),
+            CodeError::BadBase { symbol } => write!(f, "symbol {symbol}: bad base symbol"),
+            CodeError::ForwardPair { symbol } => {
+                write!(f, "symbol {symbol}: pair of later symbols")
+            }
+            CodeError::SymbolTooLong { symbol } => {
+                write!(f, "symbol {symbol}: longer than a table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CodeError {}
+
 /// The number of slots each symbol stands for, or why the dictionary is
 /// not valid (a pair naming itself or a later symbol, a bad value, an
 /// empty run, a length overflow).
-pub fn symbol_lengths(symbols: &[Symbol]) -> Result<Vec<u64>, String> {
+pub fn symbol_lengths(symbols: &[Symbol]) -> Result<Vec<u64>, CodeError> {
     let mut len = Vec::with_capacity(symbols.len());
     for (i, s) in symbols.iter().enumerate() {
         let n = if s.left & BASE != 0 {
             if s.left & !BASE > 2 || s.right == 0 {
-                return Err(format!("symbol {i}: bad base symbol"));
+                return Err(CodeError::BadBase { symbol: i });
             }
             s.right as u64
         } else {
             let (l, r) = (s.left as usize, s.right as usize);
             if l >= i || r >= i {
-                return Err(format!("symbol {i}: pair of later symbols"));
+                return Err(CodeError::ForwardPair { symbol: i });
             }
             len[l] + len[r]
         };
         if n > MAX_SLOTS {
-            return Err(format!("symbol {i}: longer than a table"));
+            return Err(CodeError::SymbolTooLong { symbol: i });
         }
         len.push(n);
     }
     Ok(len)
 }
 
-/// Canonical codes for `lens`: `(code, len)` per symbol.
 fn canonical_codes(lens: &[u8]) -> Vec<(u32, u8)> {
     let mut codes = vec![(0u32, 0u8); lens.len()];
     let (mut code, mut len) = (0u32, 0u8);

@@ -5,7 +5,7 @@
 use super::compressed_read::{Compressed, Part};
 use super::{read_range, Source};
 use jungletb_format::compressed::{sections, Layout, LayoutError};
-use jungletb_format::TableError;
+use jungletb_format::{TableError, Unsupported};
 use std::path::Path;
 
 /// The layout of the compressed payload at `offset` of a table of `len`
@@ -25,10 +25,7 @@ pub(super) fn parse(
     let layout_error = |e| match e {
         LayoutError::OldVersion => TableError::UnsupportedVersion {
             path: path.to_path_buf(),
-            what: "compressed payload of an older jungletb (LZ4 WDL blocks, or \
-                   blocks without checks or checkpoints); compress it again \
-                   to rewrite it"
-                .into(),
+            what: Unsupported::OldCompressedPayload,
         },
         LayoutError::Corrupt(m) => corrupt(m),
     };
