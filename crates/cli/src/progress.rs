@@ -101,7 +101,8 @@ impl Progress {
                     ));
                 }
             }
-            GenerateEvent::Notice(text) => self.line(text),
+            GenerateEvent::Notice(n) if n.is_warning() => self.line(format!("warning: {n}")),
+            GenerateEvent::Notice(n) => self.line(n.to_string()),
         }
     }
 

@@ -13,6 +13,7 @@
 use crate::claim::Claim;
 use crate::error::SolveError;
 use crate::files::{move_aside, select_files};
+use crate::notice::Notice;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{
@@ -79,8 +80,8 @@ pub enum CompressEvent<'a> {
         /// Why.
         error: &'a SolveError,
     },
-    /// Leftovers of an interrupted run were removed.
-    Notice(String),
+    /// Waiting for another run, or leftovers of an interrupted run removed.
+    Notice(Notice<'a>),
 }
 
 /// The outcome of a run.
@@ -225,16 +226,10 @@ fn compress_one(
     std::fs::create_dir_all(out_dir)
         .map_err(|e| SolveError::io(out_dir, "creating the directory", e))?;
     let claim = Claim::take(out_dir, header.material, || {
-        on_event(CompressEvent::Notice(format!(
-            "{}: another run is writing it; waiting",
-            target.display()
-        )))
+        on_event(CompressEvent::Notice(Notice::Waiting { table: &target }))
     })?;
     for p in claim.remove_leftovers()? {
-        on_event(CompressEvent::Notice(format!(
-            "removed {} left by an interrupted run",
-            p.display()
-        )));
+        on_event(CompressEvent::Notice(Notice::LeftoverRemoved { path: &p }));
     }
     // Resumable: a complete compressed table of the same source is kept.
     if let Ok(existing) = Table::open_any(&target) {

@@ -12,8 +12,8 @@ pub enum SolveError {
     /// Reading, writing or allocating failed
     /// ([`source`](std::error::Error::source) is the operating system's error).
     Io {
-        /// The file or directory (empty for anonymous memory).
-        path: PathBuf,
+        /// The file or directory; `None` for anonymous memory.
+        path: Option<PathBuf>,
         /// What was being done.
         doing: &'static str,
         /// The operating system's error.
@@ -122,7 +122,16 @@ impl SolveError {
     /// [`SolveError::Io`] for `path`.
     pub(crate) fn io(path: impl Into<PathBuf>, doing: &'static str, e: std::io::Error) -> Self {
         SolveError::Io {
-            path: path.into(),
+            path: Some(path.into()),
+            doing,
+            source: e,
+        }
+    }
+
+    /// [`SolveError::Io`] of anonymous memory (no file).
+    pub(crate) fn memory(doing: &'static str, e: std::io::Error) -> Self {
+        SolveError::Io {
+            path: None,
             doing,
             source: e,
         }
@@ -132,10 +141,14 @@ impl SolveError {
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::Io { path, doing, .. } if path.as_os_str().is_empty() => {
-                write!(f, "{doing} failed")
-            }
-            SolveError::Io { path, doing, .. } => write!(f, "{}: {doing} failed", path.display()),
+            SolveError::Io {
+                path: None, doing, ..
+            } => write!(f, "{doing} failed"),
+            SolveError::Io {
+                path: Some(path),
+                doing,
+                ..
+            } => write!(f, "{}: {doing} failed", path.display()),
             SolveError::Table(e) => write!(f, "{e}"),
             SolveError::Probe(e) => write!(f, "{e}"),
             SolveError::Rules(e) => write!(f, "{e}"),

@@ -3,6 +3,7 @@
 use crate::claim::Claim;
 use crate::error::SolveError;
 use crate::files::move_aside;
+use crate::notice::Notice;
 use crate::regions::Propagation;
 use crate::solve::minimum_memory;
 use crate::solve::{solve_material_until, Watch};
@@ -82,7 +83,7 @@ pub enum GenerateEvent<'a> {
     Done(&'a MaterialReport),
     /// Something the user should know: waiting for another generator, a
     /// table moved aside, leftovers of an interrupted run removed.
-    Notice(String),
+    Notice(Notice<'a>),
 }
 
 /// The outcome of a run.
@@ -185,7 +186,7 @@ pub fn generate_until(
         tables: list.len(),
         slots_to_solve: total_positions,
     });
-    let say = |msg: String| on_event(GenerateEvent::Notice(msg));
+    let say = |n: Notice| on_event(GenerateEvent::Notice(n));
     let subtables = Tablebase::with_dir(dir.clone(), rules.clone());
     let mut reports = Vec::new();
     let mut moved_aside = Vec::new();
@@ -203,9 +204,7 @@ pub fn generate_until(
         if stop.load(Ordering::Relaxed) {
             return Err(SolveError::Interrupted { material: m });
         }
-        let claim = Claim::take(&dir, m, || {
-            say(format!("{m}: another generator is solving it; waiting"))
-        })?;
+        let claim = Claim::take(&dir, m, || say(Notice::Waiting { table: &path }))?;
         if path.exists() {
             match Table::open(&path, rules, m) {
                 Ok(t) => {
@@ -216,19 +215,16 @@ pub fn generate_until(
                 }
                 Err(e) => {
                     let aside = move_aside(&path)?;
-                    say(format!(
-                        "warning: {e}; moved to {} and solving again",
-                        aside.display()
-                    ));
+                    say(Notice::MovedAside {
+                        error: &e,
+                        to: &aside,
+                    });
                     moved_aside.push((path.clone(), aside));
                 }
             }
         }
         for p in claim.remove_leftovers()? {
-            say(format!(
-                "removed {} left by an interrupted run",
-                p.display()
-            ));
+            say(Notice::LeftoverRemoved { path: &p });
         }
         let index = PositionIndex::new(m, rules)?;
         // Again for this table alone: the disk may have filled since the

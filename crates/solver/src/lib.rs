@@ -47,6 +47,7 @@ mod files;
 mod frontier;
 mod generate;
 mod levels;
+mod notice;
 mod plan;
 mod propagate;
 mod regions;
@@ -67,6 +68,7 @@ pub use generate::{
     generate, generate_until, generate_with, GenerateEvent, GenerateOptions, GenerateReport,
     MaterialReport,
 };
+pub use notice::Notice;
 pub use plan::{
     machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT,
 };

@@ -23,7 +23,7 @@ impl WorkArray {
     /// An array in anonymous memory.
     pub(crate) fn anonymous(len: usize, width: usize) -> Result<WorkArray, SolveError> {
         let map = MmapMut::map_anon((len * width).max(4096))
-            .map_err(|e| SolveError::io("", "allocating the working memory", e))?;
+            .map_err(|e| SolveError::memory("allocating the working memory", e))?;
         // Transparent huge pages where the kernel gives them on request
         // (`madvise` mode): the propagation reads cells at random, and with
         // 4 KiB pages nearly every such read of a 5-piece material (1.5 GB of
