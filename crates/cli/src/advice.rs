@@ -54,7 +54,7 @@ fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
             } => Some(format!(
                 "free at least {} in {} (or give --out another disk); if its file system stores \
                  tables in less than their size (compression), --no-space-check solves anyway",
-                crate::common::human_bytes(need - available),
+                crate::output::human_bytes(need - available),
                 dir.display()
             )),
             SolveError::SpaceUnknown { .. } => Some(
@@ -121,6 +121,40 @@ fn table_hint(t: &TableError) -> Option<String> {
     }
 }
 
+/// Writes an error and, if there is one, its hint to standard error: the
+/// one shape every command's errors take.
+pub fn eprint_error(message: &str, hint: Option<String>) {
+    eprintln!("jungletb: error: {message}");
+    if let Some(hint) = hint {
+        eprintln!("hint: {hint}");
+    }
+}
+
+/// Writes the `FAIL` line of one table of a run over many (`verify`,
+/// `compress`) and its hint to standard output, where the run's other
+/// lines go.
+pub fn print_failure(path: &Path, e: &(dyn Error + 'static), hint: Option<String>) {
+    outln!("FAIL {}: {}", path.display(), chain(e));
+    if let Some(hint) = hint {
+        outln!("     hint: {hint}");
+    }
+}
+
+/// [`hint_for`] of a table `compress` could not write: a missing capture
+/// table is explained with `--no-dont-cares` when don't-cares were asked.
+pub fn compress_hint(dont_cares: bool, error: &SolveError) -> Option<String> {
+    match error {
+        SolveError::Probe(ProbeError::Table(TableError::Missing(p))) if dont_cares => {
+            Some(format!(
+                "{} is missing: the tables its captures lead into must be beside a table to \
+                 compress it with don't-cares; pass --no-dont-cares to store every value instead",
+                p.display()
+            ))
+        }
+        e => hint_for(e),
+    }
+}
+
 /// When the most memory-hungry material of `plan` needs more than this
 /// machine has (and no `--mem` bounds it), what to do: a `--mem` that keeps
 /// its working arrays in files, and the least that still needs in memory.
@@ -135,7 +169,7 @@ fn memory_advice_for(plan: &jungletb_solver::Plan, machine: u64) -> Option<Strin
         return None;
     }
     let least = jungletb_solver::minimum_memory(largest.slots);
-    let human = crate::common::human_bytes;
+    let human = crate::output::human_bytes;
     let head = format!(
         "{} needs about {} of memory, more than this machine's {}",
         largest.material,

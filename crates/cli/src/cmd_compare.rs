@@ -1,8 +1,7 @@
 //! `jungletb compare-rules`: which values change between two rule sets.
 
-use crate::common::{
-    materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
-};
+use crate::args::{materials_in, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg};
+use crate::output::table_bar;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_analysis::compare::{compare_material, Comparison};

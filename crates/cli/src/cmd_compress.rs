@@ -1,9 +1,8 @@
 //! `jungletb compress`: the compressed distribution form of table files.
 
-use crate::advice::{chain, hint_for};
-use crate::common::{
-    count, human_bytes, parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg,
-};
+use crate::advice::{compress_hint, print_failure};
+use crate::args::{parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::output::{count, human_bytes};
 use anyhow::bail;
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
@@ -82,10 +81,7 @@ pub fn run(a: Args) -> CmdResult {
                 }
             }
             CompressEvent::Failed { path, error } => {
-                outln!("FAIL {}: {}", path.display(), chain(error));
-                if let Some(hint) = compress_hint(dont_cares, error) {
-                    outln!("     hint: {hint}");
-                }
+                print_failure(path, error, compress_hint(dont_cares, error));
             }
             CompressEvent::Notice(m) => {
                 if !quiet {
@@ -125,21 +121,4 @@ pub fn run(a: Args) -> CmdResult {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A missing table while writing don't-cares is one the search needs:
-/// the way out is to store every value.
-fn compress_hint(dont_cares: bool, error: &jungletb_solver::SolveError) -> Option<String> {
-    use jungletb_solver::SolveError;
-    use jungletb_tablebase::{ProbeError, TableError};
-    match error {
-        SolveError::Probe(ProbeError::Table(TableError::Missing(p))) if dont_cares => {
-            Some(format!(
-                "{} is missing: the tables its captures lead into must be beside a table to \
-             compress it with don't-cares; pass --no-dont-cares to store every value instead",
-                p.display()
-            ))
-        }
-        e => hint_for(e),
-    }
 }

@@ -1,6 +1,7 @@
 //! `jungletb generate`.
 
-use crate::common::{count, duration, human_bytes, parse_bytes, thread_pool, CmdResult, RulesArgs};
+use crate::args::{parse_bytes, thread_pool, CmdResult, RulesArgs};
+use crate::output::{count, duration, human_bytes};
 use crate::progress::Progress;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
@@ -62,7 +63,7 @@ pub fn run(a: Args) -> CmdResult {
         ));
     }
     let rules = a.rules.resolve_in(Some(&a.out))?;
-    let materials = crate::common::parse_materials(&a.materials)?;
+    let materials = crate::args::parse_materials(&a.materials)?;
     let opts = GenerateOptions {
         root: a.out,
         rules,

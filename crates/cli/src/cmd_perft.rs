@@ -1,6 +1,6 @@
 //! `jungletb perft`.
 
-use crate::common::{CmdResult, RulesArgs};
+use crate::args::{CmdResult, RulesArgs};
 use clap::Args as ClapArgs;
 use jungletb_rules::{perft, perft_divide, Position};
 use std::process::ExitCode;

@@ -1,8 +1,7 @@
 //! `jungletb plan`.
 
-use crate::common::{
-    duration, human_bytes, human_bytes_as, parse_bytes, CmdResult, RulesArgs, TablesArg,
-};
+use crate::args::{parse_bytes, CmdResult, RulesArgs, TablesArg};
+use crate::output::{duration, human_bytes, human_bytes_as};
 use anyhow::anyhow;
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -65,7 +64,7 @@ pub fn run(a: Args) -> CmdResult {
         ));
     }
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let materials = crate::common::parse_materials(&a.materials)?;
+    let materials = crate::args::parse_materials(&a.materials)?;
     let calibration = if a.calibrate {
         Calibration::measure(a.threads.max(1)).context("calibrating")?
     } else {

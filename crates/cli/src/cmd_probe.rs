@@ -1,7 +1,8 @@
 //! `jungletb probe`.
 
-use crate::advice::{chain, hint_for};
-use crate::common::{duration, human_bytes, CmdResult, RulesArgs, TablesArg};
+use crate::advice::{chain, eprint_error, hint_for};
+use crate::args::{CmdResult, RulesArgs, TablesArg};
+use crate::output::{duration, human_bytes};
 use anyhow::bail;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
@@ -280,18 +281,17 @@ pub fn run(a: Args) -> CmdResult {
                 // of naming a file that cannot exist.
                 let message = chain(f.error.as_ref());
                 if let Some(n) = beyond_every_index(&rules, text, f) {
-                    eprintln!(
-                        "jungletb: error: {text}: no table holds a position of {n} pieces \
-                         (tables are made up to 6 pieces; an index exists up to 7)"
+                    eprint_error(
+                        &format!(
+                            "{text}: no table holds a position of {n} pieces (tables are made \
+                             up to 6 pieces; an index exists up to 7)"
+                        ),
+                        None,
                     );
+                } else if message.contains(text) {
+                    eprint_error(&message, probe_hint(&a, text, f));
                 } else {
-                    match message.contains(text) {
-                        true => eprintln!("jungletb: error: {message}"),
-                        false => eprintln!("jungletb: error: {text}: {message}"),
-                    }
-                    if let Some(hint) = probe_hint(&a, text, f) {
-                        eprintln!("hint: {hint}");
-                    }
+                    eprint_error(&format!("{text}: {message}"), probe_hint(&a, text, f));
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! `jungletb render`: pictures as SVG files (the web board's map and
 //! histogram views).
 
-use crate::common::{CmdResult, RulesArgs, TablesArg};
+use crate::args::{CmdResult, RulesArgs, TablesArg};
 use anyhow::{anyhow, Context};
 use clap::{Args as ClapArgs, Subcommand};
 use jungletb_analysis::histogram::histogram;

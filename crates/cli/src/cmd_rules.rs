@@ -1,6 +1,6 @@
 //! `jungletb rules`.
 
-use crate::common::CmdResult;
+use crate::args::CmdResult;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_rules::{

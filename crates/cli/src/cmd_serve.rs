@@ -1,6 +1,6 @@
 //! `jungletb serve`: the HTTP API and the web board.
 
-use crate::common::{CmdResult, RulesArgs, TablesArg};
+use crate::args::{CmdResult, RulesArgs, TablesArg};
 use anyhow::anyhow;
 use anyhow::Context;
 use clap::Args as ClapArgs;

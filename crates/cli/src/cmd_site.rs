@@ -1,7 +1,8 @@
 //! `jungletb site`: a static site of a rule set's tables (see
 //! `jungletb_site`).
 
-use crate::common::{table_bar, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::args::{thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::output::table_bar;
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
 use jungletb_site::Package;

@@ -1,7 +1,8 @@
 //! `jungletb verify`.
 
-use crate::advice::{chain, hint_for};
-use crate::common::{count, parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::advice::{hint_for, print_failure};
+use crate::args::{parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
+use crate::output::count;
 use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
 use jungletb_solver::{verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};
@@ -149,10 +150,7 @@ fn print_verdict(v: &FileVerdict, json: bool, quiet: bool) {
             }
         }
         Outcome::Failed(e) => {
-            outln!("FAIL {}: {}", v.path.display(), chain(e));
-            if let Some(hint) = hint_for(e) {
-                outln!("     hint: {hint}");
-            }
+            print_failure(&v.path, e, hint_for(e));
         }
     }
 }

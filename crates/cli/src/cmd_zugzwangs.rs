@@ -1,8 +1,7 @@
 //! `jungletb zugzwangs`: mutual and half zugzwangs per material.
 
-use crate::common::{
-    materials_in, table_bar, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg,
-};
+use crate::args::{materials_in, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg};
+use crate::output::table_bar;
 use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
 use jungletb_analysis::zugzwang::{scan_material_with, Report};
@@ -109,7 +108,7 @@ pub fn run(a: Args) -> CmdResult {
             };
             outln!("{}", serde_json::to_string(&line).expect("serialisable"));
         } else {
-            let tables = crate::common::count(*tables as usize, "table", "tables");
+            let tables = crate::output::count(*tables as usize, "table", "tables");
             outln!("{n} pieces: {tables}, {mutual} mutual zugzwangs, {half} half zugzwangs (placements on the board)");
         }
     }

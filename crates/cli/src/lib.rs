@@ -9,17 +9,18 @@
 
 /// `println!` for command output: a closed pipe (`jungletb stats | head -1`)
 /// ends the program quietly instead of panicking; any other write error is
-/// reported (see [`common::write_line`]).
+/// reported (see [`output::write_line`]).
 macro_rules! outln {
     () => {
-        $crate::common::write_line(format_args!(""))
+        $crate::output::write_line(format_args!(""))
     };
     ($($arg:tt)*) => {
-        $crate::common::write_line(format_args!($($arg)*))
+        $crate::output::write_line(format_args!($($arg)*))
     };
 }
 
 mod advice;
+mod args;
 mod cmd_compare;
 mod cmd_compress;
 mod cmd_generate;
@@ -31,9 +32,10 @@ mod cmd_render;
 mod cmd_rules;
 mod cmd_serve;
 mod cmd_site;
+mod cmd_stats;
 mod cmd_verify;
 mod cmd_zugzwangs;
-mod common;
+mod output;
 pub mod progress;
 
 use clap::{Parser, Subcommand};
@@ -67,7 +69,7 @@ enum Command {
     /// Show the header of one table file.
     Info(cmd_info::InfoArgs),
     /// Per-material and per-piece-count totals of a table directory.
-    Stats(cmd_info::StatsArgs),
+    Stats(cmd_stats::StatsArgs),
     /// List the rule sets and options, or resolve one rule set.
     Rules(cmd_rules::Args),
     /// Mutual and half zugzwangs per material, with examples.
@@ -108,7 +110,7 @@ where
         Command::Verify(a) => cmd_verify::run(a),
         Command::Compress(a) => cmd_compress::run(a),
         Command::Info(a) => cmd_info::run_info(a),
-        Command::Stats(a) => cmd_info::run_stats(a),
+        Command::Stats(a) => cmd_stats::run_stats(a),
         Command::Rules(a) => cmd_rules::run(a),
         Command::Zugzwangs(a) => cmd_zugzwangs::run(a),
         Command::Site(a) => cmd_site::run(a),
@@ -122,10 +124,7 @@ where
         Err(e) => {
             // The whole cause chain on one line ("a: b: c"), then what to
             // do about it, if we know.
-            eprintln!("jungletb: error: {}", advice::chain(e.as_ref()));
-            if let Some(hint) = advice::hint_for(e.as_ref()) {
-                eprintln!("hint: {hint}");
-            }
+            advice::eprint_error(&advice::chain(e.as_ref()), advice::hint_for(e.as_ref()));
             1
         }
     }

@@ -35,6 +35,7 @@ mod open_tables;
 mod parallel;
 mod probe;
 mod remote;
+mod scan;
 mod search;
 mod store;
 mod table;

@@ -25,14 +25,8 @@
 //! don't-cares).
 
 use crate::error::ProbeError;
-use crate::parallel::first_failure;
-use crate::table::Table;
 use crate::tablebase::Tablebase;
-use jungletb_format::TableError;
-use jungletb_indexer::Material;
-use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl};
-use std::ops::Range;
-use std::sync::Arc;
+use jungletb_rules::{Position, RawMove, RawPosition, Wdl};
 
 /// `w` as the value of the move leading to a position of value `w` for the
 /// opponent.
@@ -45,125 +39,6 @@ fn from_child(w: Wdl) -> Wdl {
 }
 
 impl Tablebase {
-    /// The value of every slot of `range` of the table of `material`'s
-    /// canonical colour order (`None`: the slot holds no position), as
-    /// probes answer them: for scans. Don't-cares of compressed tables are
-    /// searched (only where the stored value is not a win), so a scan of a
-    /// compressed table sees the values of the plain one.
-    pub fn values(
-        &self,
-        material: Material,
-        range: Range<u64>,
-    ) -> Result<Vec<Option<Value>>, ProbeError> {
-        let table = self.table(material)?;
-        let mut values = table.values_as_stored(range.clone())?;
-        if !table.has_dont_cares() {
-            return Ok(values);
-        }
-        for (i, v) in range.zip(values.iter_mut()) {
-            if let Some(stored) = *v {
-                if stored.wdl() != Wdl::Win {
-                    *v = Some(self.resolve(&table, &position_at(&table, i)?, stored)?);
-                }
-            }
-        }
-        Ok(values)
-    }
-
-    /// For [`crate::write_compressed_table`]: per slot of the plain table
-    /// `table`, the value the side to move reaches by its best tactical
-    /// move, where it matters (`None` for losses, which cannot be
-    /// don't-cares, for slots without a position and for positions without
-    /// a tactical move). The tables captures lead into must be in this
-    /// tablebase.
-    pub fn tactical_values(&self, table: &Table) -> Result<Vec<Option<Wdl>>, ProbeError> {
-        self.tactical_values_in(table, 0..table.index().size())
-    }
-
-    /// [`Tablebase::tactical_values`] of the slots of `slots` only.
-    pub fn tactical_values_in(
-        &self,
-        table: &Table,
-        slots: std::ops::Range<u64>,
-    ) -> Result<Vec<Option<Wdl>>, ProbeError> {
-        let captures = Captures::open(self, table.header().material)?;
-        let n = slots.end.min(table.index().size());
-        let chunk = 1 << 16;
-        let mut out = Vec::with_capacity(n.saturating_sub(slots.start) as usize);
-        for start in (slots.start..n).step_by(chunk) {
-            let range = start..(start + chunk as u64).min(n);
-            for (i, v) in range.clone().zip(table.values_as_stored(range)?) {
-                let tactical = match v {
-                    Some(v) if v.wdl() != Wdl::Loss => {
-                        let pos = table.index().canonical_raw_position(i).ok_or_else(|| {
-                            corrupt(table, format!("slot {i} holds a value but no position"))
-                        })?;
-                        self.tactical_search(&pos, None, None, |p, mv, need| {
-                            captures.wdl_after(self, p, mv, need)
-                        })?
-                    }
-                    _ => None,
-                };
-                out.push(tactical);
-            }
-        }
-        Ok(out)
-    }
-
-    /// Checks that the compressed table `packed` answers, through this
-    /// tablebase's search, every value of the plain table `plain` (what
-    /// `jungletb compress` checks of every table it writes). Slots whose
-    /// stored value equals the plain one need no search: the search only
-    /// ever raises a stored value to one a move reaches, never above the
-    /// position's value.
-    pub fn same_answers(&self, plain: &Table, packed: &Table) -> Result<(), ProbeError> {
-        if !packed.has_dont_cares() {
-            return plain.same_values(packed).map_err(ProbeError::from);
-        }
-        let n = plain.index().size();
-        if packed.index().size() != n || packed.header().material != plain.header().material {
-            return Err(corrupt(
-                packed,
-                format!("not the table of {}", plain.path().display()),
-            ));
-        }
-        // Chunks checked in parallel; the first failing chunk in slot
-        // order is the one reported, whichever thread finds it.
-        let chunk = 1u64 << 16;
-        let check = |c: u64| -> Result<(), ProbeError> {
-            let range = c * chunk..((c + 1) * chunk).min(n);
-            let stored = packed.values_as_stored(range.clone())?;
-            for ((i, s), p) in range
-                .clone()
-                .zip(stored)
-                .zip(plain.values_as_stored(range)?)
-            {
-                let answer = match (s, p) {
-                    (s, p) if s == p => continue,
-                    (Some(s), Some(_)) => {
-                        Some(self.resolve(packed, &position_at(packed, i)?, s)?)
-                    }
-                    (s, _) => s,
-                };
-                if answer != p {
-                    let shown =
-                        |v: Option<Value>| v.map_or("no position".into(), |v| v.to_string());
-                    return Err(corrupt(
-                        packed,
-                        format!(
-                            "slot {i} answers {} instead of {} (as in {})",
-                            shown(answer),
-                            shown(p),
-                            plain.path().display()
-                        ),
-                    ));
-                }
-            }
-            Ok(())
-        };
-        first_failure(n.div_ceil(chunk), check)
-    }
-
     /// The best value the side to move of `pos` reaches by a tactical move
     /// (see the module docs), `None` if it has none.
     pub(crate) fn tactical_wdl(&self, pos: &RawPosition) -> Result<Option<Wdl>, ProbeError> {
@@ -217,61 +92,6 @@ impl Tablebase {
             None => Ok(best),
         }
     }
-}
-
-/// For each piece a capture can take, the table of the material left and
-/// whether positions must be colour-swapped to be found in it: captures
-/// looked up by index, without building positions (for scans).
-struct Captures {
-    by_victim: Vec<Option<(Arc<Table>, bool)>>,
-}
-
-impl Captures {
-    fn open(tb: &Tablebase, material: Material) -> Result<Captures, ProbeError> {
-        let mut by_victim = vec![None; 16];
-        for p in material.pieces() {
-            if let Some(m) = material.without(p) {
-                let (canonical, flip) = m.canonical();
-                by_victim[p.code()] = Some((tb.table(canonical)?, flip));
-            }
-        }
-        Ok(Captures { by_victim })
-    }
-
-    /// [`Tablebase::wdl_search`] of the position after the capture `mv`
-    /// (which must not end the game).
-    fn wdl_after(
-        &self,
-        tb: &Tablebase,
-        pos: &RawPosition,
-        mv: &RawMove,
-        need: Option<Wdl>,
-    ) -> Result<Wdl, ProbeError> {
-        let Some((table, flip)) = &self.by_victim[mv.victim as usize] else {
-            return tb.wdl_search(&after_capture(pos, mv), need);
-        };
-        if table.has_dont_cares() {
-            return tb.wdl_search(&after_capture(pos, mv), need);
-        }
-        let i = table.index().index_after_capture(pos, mv, *flip);
-        Ok(table.wdl_as_stored(i)?)
-    }
-}
-
-/// The position of slot `i` of `table`, in the table's colour order.
-fn position_at(table: &Table, i: u64) -> Result<Position, ProbeError> {
-    table
-        .index()
-        .canonical_raw_position(i)
-        .map(|p| p.to_position())
-        .ok_or_else(|| corrupt(table, format!("slot {i} holds a value but no position")))
-}
-
-fn corrupt(table: &Table, what: String) -> ProbeError {
-    ProbeError::Table(TableError::Corrupt {
-        path: table.path().to_path_buf(),
-        what,
-    })
 }
 
 /// The position after the capture `mv` in `pos`.

@@ -1,4 +1,5 @@
-//! Options shared by several commands.
+//! Command-line options shared by several commands, and how they are read:
+//! tables, rule sets, materials, byte counts, worker threads.
 
 use anyhow::{anyhow, Context};
 use clap::Args;
@@ -108,23 +109,6 @@ pub fn parse_materials(materials: &[String]) -> anyhow::Result<Vec<jungletb_inde
         .collect()
 }
 
-/// Writes one line of command output to standard output. When the reader
-/// has gone (a closed pipe), the program ends at once with success, as the
-/// output is no longer wanted; another write error ends it with a message
-/// and exit code 1.
-pub fn write_line(args: std::fmt::Arguments) {
-    use std::io::Write;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("jungletb: error: writing output: {e}");
-        std::process::exit(1);
-    }
-}
-
 /// The error type of commands: a message for the user.
 pub type CmdResult = anyhow::Result<std::process::ExitCode>;
 
@@ -135,26 +119,6 @@ pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> 
         pool = pool.num_threads(t.max(1));
     }
     Ok(pool.build()?)
-}
-
-/// Formats a byte count.
-pub fn human_bytes(b: u64) -> String {
-    human_bytes_as(b, b)
-}
-
-/// `b` in the unit [`human_bytes`] gives `like` (so that a column of
-/// figures shares one unit: `1023.55 MiB` beside `1.00 GiB` reads as a
-/// jump of a thousand).
-pub fn human_bytes_as(b: u64, like: u64) -> String {
-    if like >= 1 << 30 {
-        format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
-    } else if like >= 1 << 20 {
-        format!("{:.2} MiB", b as f64 / (1u64 << 20) as f64)
-    } else if like >= 1 << 10 {
-        format!("{:.1} KiB", b as f64 / 1024.0)
-    } else {
-        format!("{b} B")
-    }
 }
 
 /// Parses a byte count with an optional binary suffix: `1048576`, `512K`,
@@ -180,22 +144,6 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     };
     n.checked_mul(1 << shift)
         .ok_or_else(|| format!("'{text}' is too large"))
-}
-
-/// `n` with the singular or plural noun: "1 table", "3 tables".
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// Seconds as a short human duration.
-pub fn duration(s: f64) -> String {
-    if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{:.1} h", s / 3600.0)
-    }
 }
 
 /// Output and work options of the whole-table scans (`zugzwangs`,
@@ -253,21 +201,6 @@ pub fn materials_in(
         });
     }
     Ok(out)
-}
-
-/// A progress bar over `n` tables on standard error (drawn only on a
-/// terminal, hidden with `quiet`).
-pub fn table_bar(n: usize, quiet: bool) -> indicatif::ProgressBar {
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(n as u64)
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("tables {bar:30} {pos}/{len} {msg}")
-            .expect("a valid template"),
-    );
-    bar
 }
 
 #[cfg(test)]
