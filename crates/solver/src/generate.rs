@@ -143,41 +143,7 @@ pub fn generate_until(
     } else {
         Material::with_dependencies(&opts.materials)
     };
-    // The requested materials first, so that an error names what was asked.
-    let mut largest: Option<(Material, u64)> = None;
-    for m in opts
-        .materials
-        .iter()
-        .map(|m| m.canonical().0)
-        .chain(list.iter().copied())
-    {
-        let index = PositionIndex::new(m, rules)?;
-        if largest.is_none_or(|(_, size)| index.size() > size) {
-            largest = Some((m, index.size()));
-        }
-    }
-    if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
-        let need = minimum_memory(size);
-        if mem < need {
-            return Err(SolveError::MemoryTooSmall {
-                budget: mem,
-                material: m,
-                need,
-            });
-        }
-    }
-
-    let budget = opts.mem.unwrap_or(u64::MAX);
-    let mut total_positions = 0u64;
-    let mut needs = Vec::new();
-    for &m in list.iter().filter(|&&m| !table_path(&dir, m).exists()) {
-        let index = PositionIndex::new(m, rules)?;
-        total_positions += index.size();
-        needs.push(DiskNeed::of(rules, &index, budget));
-    }
-    if opts.check_space {
-        check_space(&dir, &needs, available_space(&dir)?)?;
-    }
+    let total_positions = check_request(opts, &list, &dir)?;
 
     // Only now that the request is known to be possible: nothing is
     // created for a request that is refused.
@@ -226,50 +192,8 @@ pub fn generate_until(
         for p in claim.remove_leftovers()? {
             say(Notice::LeftoverRemoved { path: &p });
         }
-        let index = PositionIndex::new(m, rules)?;
-        // Again for this table alone: the disk may have filled since the
-        // start (other generators, other writers).
-        if opts.check_space {
-            let need = DiskNeed::of(rules, &index, budget);
-            check_space(&dir, &[need], available_space(&dir)?)?;
-        }
-        let t0 = Instant::now();
-        let work = tempfile::Builder::new()
-            .prefix(&claim.work_prefix())
-            .tempdir_in(&dir)
-            .map_err(|e| SolveError::io(&dir, "creating a working directory", e))?;
-        on_event(GenerateEvent::Solving {
-            material: m,
-            slots: index.size(),
-        });
-        let on_progress = |k| on_event(GenerateEvent::Swept(k));
-        let watch = Watch {
-            on_progress: &on_progress,
-            stop,
-        };
-        let (raw, stats) = solve_material_until(
-            m,
-            rules,
-            &subtables,
-            work.path(),
-            budget,
-            Propagation::Auto,
-            watch,
-        )?;
-        let written = write_table(&dir, rules, &index, &raw)?;
-        drop(raw);
-        drop(work);
+        let report = solve_one(opts, &dir, m, &claim, &subtables, on_event, stop)?;
         drop(claim);
-        let report = MaterialReport {
-            material: m,
-            solved: true,
-            positions: stats.positions,
-            bytes: written.bytes,
-            time: t0.elapsed(),
-            sweep: stats.sweep,
-            propagate: stats.propagate,
-            levels: stats.levels,
-        };
         on_event(GenerateEvent::Done(&report));
         reports.push(report);
     }
@@ -278,6 +202,107 @@ pub fn generate_until(
         materials: reports,
         moved_aside,
         elapsed: start.elapsed(),
+    })
+}
+
+/// Checks that the request can run before anything is created: the
+/// largest material within `--mem` (the requested materials first, so that
+/// an error names what was asked) and the disk for every missing table.
+/// The index slots of the missing tables.
+fn check_request(
+    opts: &GenerateOptions,
+    list: &[Material],
+    dir: &std::path::Path,
+) -> Result<u64, SolveError> {
+    let rules = &opts.rules;
+    let mut largest: Option<(Material, u64)> = None;
+    for m in opts
+        .materials
+        .iter()
+        .map(|m| m.canonical().0)
+        .chain(list.iter().copied())
+    {
+        let index = PositionIndex::new(m, rules)?;
+        if largest.is_none_or(|(_, size)| index.size() > size) {
+            largest = Some((m, index.size()));
+        }
+    }
+    if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
+        let need = minimum_memory(size);
+        if mem < need {
+            return Err(SolveError::MemoryTooSmall {
+                budget: mem,
+                material: m,
+                need,
+            });
+        }
+    }
+    let budget = opts.mem.unwrap_or(u64::MAX);
+    let mut total_positions = 0u64;
+    let mut needs = Vec::new();
+    for &m in list.iter().filter(|&&m| !table_path(dir, m).exists()) {
+        let index = PositionIndex::new(m, rules)?;
+        total_positions += index.size();
+        needs.push(DiskNeed::of(rules, &index, budget));
+    }
+    if opts.check_space {
+        check_space(dir, &needs, available_space(dir)?)?;
+    }
+    Ok(total_positions)
+}
+
+/// Solves `m`, claimed, into `dir` and writes its table.
+fn solve_one(
+    opts: &GenerateOptions,
+    dir: &std::path::Path,
+    m: Material,
+    claim: &Claim,
+    subtables: &Tablebase,
+    on_event: &(dyn Fn(GenerateEvent) + Sync),
+    stop: &AtomicBool,
+) -> Result<MaterialReport, SolveError> {
+    let rules = &opts.rules;
+    let budget = opts.mem.unwrap_or(u64::MAX);
+    let index = PositionIndex::new(m, rules)?;
+    // Again for this table alone: the disk may have filled since the
+    // start (other generators, other writers).
+    if opts.check_space {
+        let need = DiskNeed::of(rules, &index, budget);
+        check_space(dir, &[need], available_space(dir)?)?;
+    }
+    let t0 = Instant::now();
+    let work = tempfile::Builder::new()
+        .prefix(&claim.work_prefix())
+        .tempdir_in(dir)
+        .map_err(|e| SolveError::io(dir, "creating a working directory", e))?;
+    on_event(GenerateEvent::Solving {
+        material: m,
+        slots: index.size(),
+    });
+    let on_progress = |k| on_event(GenerateEvent::Swept(k));
+    let watch = Watch {
+        on_progress: &on_progress,
+        stop,
+    };
+    let (raw, stats) = solve_material_until(
+        m,
+        rules,
+        subtables,
+        work.path(),
+        budget,
+        Propagation::Auto,
+        watch,
+    )?;
+    let written = write_table(dir, rules, &index, &raw)?;
+    Ok(MaterialReport {
+        material: m,
+        solved: true,
+        positions: stats.positions,
+        bytes: written.bytes,
+        time: t0.elapsed(),
+        sweep: stats.sweep,
+        propagate: stats.propagate,
+        levels: stats.levels,
     })
 }
 

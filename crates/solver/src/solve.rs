@@ -144,7 +144,6 @@ pub fn solve_material_until(
     propagation: Propagation,
     watch: Watch<'_>,
 ) -> Result<(SolvedValues, SolveStats), SolveError> {
-    let on_progress = watch.on_progress;
     let index = PositionIndex::new(material, rules)?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
@@ -162,16 +161,57 @@ pub fn solve_material_until(
         cells: cells.atomic_u16(),
     };
 
-    // Pass 1: forward sweep. Positions decided at levels 0 (no move) and 1
-    // (an immediate win) go straight to the first two frontiers; the rest
-    // (wins through captures, losses with a floor) to per-level lists.
+    // Pass 1: the forward sweep.
     let t0 = Instant::now();
-    let mut current = Frontier::new(n);
-    let mut next = Frontier::new(n);
+    let current = Frontier::new(n);
+    let next = Frontier::new(n);
     let mut levels = LevelLists::default();
+    let (pending, pending_next) =
+        sweep_pass(&ctx, material, &watch, [&current, &next], &mut levels)?;
+    let mut stats = SolveStats {
+        slots: n as u64,
+        sweep: t0.elapsed(),
+        ..Default::default()
+    };
+
+    // Pass 2: level by level.
+    let t1 = Instant::now();
+    stats.levels = propagate_pass(
+        &ctx,
+        material,
+        propagation,
+        &watch,
+        [current, next],
+        levels,
+        (pending, pending_next),
+    )?;
+    drop(ctx);
+    stats.propagate = t1.elapsed();
+
+    // Undecided positions are draws. The values replace the cells in place.
+    stats.positions = cells.map_u16(
+        |c| if is_undecided(c) { RAW_DRAW } else { c },
+        |v| v != RAW_UNUSED,
+    );
+    let raw = SolvedValues(cells);
+    Ok((raw, stats))
+}
+
+/// Pass 1, the forward sweep: positions decided at levels 0 (no move) and
+/// 1 (an immediate win) go straight to the two frontiers; the rest (wins
+/// through captures, losses with a floor) to per-level lists. Chunks are
+/// swept in groups, each group's seeds appended (in slot order) before the
+/// next group starts, so that only one group's pairs wait at a time. The
+/// positions put in each frontier.
+fn sweep_pass(
+    ctx: &Ctx,
+    material: Material,
+    watch: &Watch<'_>,
+    frontiers: [&Frontier; 2],
+    levels: &mut LevelLists,
+) -> Result<(u64, u64), SolveError> {
+    let n = ctx.index.size() as usize;
     let (mut pending, mut pending_next) = (0u64, 0u64);
-    // Chunks in groups, each group's seeds appended (in slot order) before
-    // the next group starts, so that only one group's pairs wait at a time.
     let chunks = n.div_ceil(CHUNK);
     for group in (0..chunks).step_by(GROUP) {
         watch.check(material)?;
@@ -180,8 +220,8 @@ pub fn solve_material_until(
             .map(|c| {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                 let len = range.len() as u64;
-                let out = sweep_chunk(&ctx, range, [&current, &next]);
-                on_progress(len);
+                let out = sweep_chunk(ctx, range, frontiers);
+                (watch.on_progress)(len);
                 out
             })
             .collect();
@@ -194,26 +234,33 @@ pub fn solve_material_until(
             }
         }
     }
-    let mut stats = SolveStats {
-        slots: n as u64,
-        sweep: t0.elapsed(),
-        ..Default::default()
-    };
+    Ok((pending, pending_next))
+}
 
-    // Pass 2: level by level, each decided position visits its predecessors.
-    // Positions decided for the next level go to a bitmap (see `frontier`);
-    // the few losses held back by a floor, and the seeds beyond level 1,
-    // wait in lists.
-    let t1 = Instant::now();
+/// Pass 2, level by level: each decided position visits its predecessors.
+/// Positions decided for the next level go to a bitmap (see `frontier`);
+/// the few losses held back by a floor, and the seeds beyond level 1, wait
+/// in lists. The highest level processed.
+fn propagate_pass(
+    ctx: &Ctx,
+    material: Material,
+    propagation: Propagation,
+    watch: &Watch<'_>,
+    [mut current, mut next]: [Frontier; 2],
+    mut levels: LevelLists,
+    (mut pending, mut pending_next): (u64, u64),
+) -> Result<u16, SolveError> {
+    let n = ctx.index.size();
     let mut d = 0u16;
+    let mut highest = 0u16;
     // Which thread expands which slots, and where cell updates may be
     // plain (see `schedule.rs`).
     let threads = rayon::current_num_threads();
-    let schedule = Schedule::new(n as u64, threads, !index.white_to_move_only());
+    let schedule = Schedule::new(n, threads, !ctx.index.white_to_move_only());
     // Or by regions (see `regions.rs`).
     let mut by_regions = propagation
-        .region_bits(n as u64, threads)
-        .map(|bits| ByRegions::new(n as u64, bits, threads));
+        .region_bits(n, threads)
+        .map(|bits| ByRegions::new(n, bits, threads));
     loop {
         pending += levels.take(d, |i| current.insert(i));
         if pending == 0 && pending_next == 0 {
@@ -240,14 +287,14 @@ pub fn solve_material_until(
             });
         }
         watch.check(material)?;
-        stats.levels = d;
+        highest = d;
         let outcomes = match &mut by_regions {
-            Some(by_regions) => by_regions.level(&ctx, d, &current, &next),
+            Some(by_regions) => by_regions.level(ctx, d, &current, &next),
             None => schedule.run(|slots, shared, out: &mut LevelOutcome| {
                 if shared {
-                    propagate_slots::<true>(&ctx, d, &current, slots, &next, out)
+                    propagate_slots::<true>(ctx, d, &current, slots, &next, out)
                 } else {
-                    propagate_slots::<false>(&ctx, d, &current, slots, &next, out)
+                    propagate_slots::<false>(ctx, d, &current, slots, &next, out)
                 }
             }),
         };
@@ -260,16 +307,7 @@ pub fn solve_material_until(
         (pending, pending_next) = (pending_next + found, 0);
         d += 1;
     }
-    drop(ctx);
-    stats.propagate = t1.elapsed();
-
-    // Undecided positions are draws. The values replace the cells in place.
-    stats.positions = cells.map_u16(
-        |c| if is_undecided(c) { RAW_DRAW } else { c },
-        |v| v != RAW_UNUSED,
-    );
-    let raw = SolvedValues(cells);
-    Ok((raw, stats))
+    Ok(highest)
 }
 
 /// The raw values of a solved material, one per index slot (see
