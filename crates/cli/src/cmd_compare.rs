@@ -82,21 +82,7 @@ pub fn run(a: Args) -> CmdResult {
     let mut by_count: BTreeMap<u32, Comparison> = BTreeMap::new();
     let mut all = Vec::new();
     if !a.scan.json {
-        outln!("{label_a} (A) against {label_b} (B): positions of A's tables, looked up under B");
-        outln!(
-            "{:<10} {:>12} {:>10} {:>8}  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
-            "material",
-            "positions",
-            "changed",
-            "share",
-            "win>draw",
-            "win>loss",
-            "draw>win",
-            "draw>loss",
-            "loss>win",
-            "loss>draw",
-            "dist.chg"
-        );
+        print_header(&label_a, &label_b);
     }
     for m in materials {
         bar.set_message(m.to_string());
@@ -116,23 +102,7 @@ pub fn run(a: Args) -> CmdResult {
                     .expect("serialisable")
             );
         } else {
-            let ch = &c.changes;
-            bar.suspend(|| {
-                outln!(
-                    "{:<10} {:>12} {:>10} {:>7.3}%  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
-                    c.material.to_string(),
-                    c.positions,
-                    c.changed(),
-                    share(c.changed(), c.positions),
-                    ch[0][1],
-                    ch[0][2],
-                    ch[1][0],
-                    ch[1][2],
-                    ch[2][0],
-                    ch[2][1],
-                    c.distance_changed
-                )
-            });
+            bar.suspend(|| print_row(&c));
         }
         all.push(c);
     }
@@ -155,28 +125,72 @@ pub fn run(a: Args) -> CmdResult {
         }
     }
     if !a.scan.json {
-        all.sort_by(|x, y| {
-            share(y.changed(), y.positions)
-                .total_cmp(&share(x.changed(), x.positions))
-                .then(x.material.to_string().cmp(&y.material.to_string()))
-        });
-        outln!("most affected:");
-        for c in all.iter().take(a.top).filter(|c| c.changed() > 0) {
-            let example = (0..3)
-                .flat_map(|x| (0..3).map(move |y| (x, y)))
-                .filter(|(x, y)| x != y)
-                .max_by_key(|&(x, y)| c.changes[x][y])
-                .and_then(|(x, y)| c.examples[x][y].as_ref());
-            let ex = example.map_or(String::new(), |(p, va, vb)| {
-                format!("  e.g. {p}: {va} under A, {vb} under B")
-            });
-            outln!(
-                "  {:<10} {:.3} % ({} positions){ex}",
-                c.material.to_string(),
-                share(c.changed(), c.positions),
-                c.changed()
-            );
-        }
+        print_most_affected(all, a.top);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text table's title and column names.
+fn print_header(label_a: &str, label_b: &str) {
+    outln!("{label_a} (A) against {label_b} (B): positions of A's tables, looked up under B");
+    outln!(
+        "{:<10} {:>12} {:>10} {:>8}  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
+        "material",
+        "positions",
+        "changed",
+        "share",
+        "win>draw",
+        "win>loss",
+        "draw>win",
+        "draw>loss",
+        "loss>win",
+        "loss>draw",
+        "dist.chg"
+    );
+}
+
+/// One material's line of the text table.
+fn print_row(c: &Comparison) {
+    let ch = &c.changes;
+    outln!(
+        "{:<10} {:>12} {:>10} {:>7.3}%  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:>9}",
+        c.material.to_string(),
+        c.positions,
+        c.changed(),
+        share(c.changed(), c.positions),
+        ch[0][1],
+        ch[0][2],
+        ch[1][0],
+        ch[1][2],
+        ch[2][0],
+        ch[2][1],
+        c.distance_changed
+    );
+}
+
+/// The `top` materials with the largest share of changed positions, each
+/// with an example of its most frequent change.
+fn print_most_affected(mut all: Vec<Comparison>, top: usize) {
+    all.sort_by(|x, y| {
+        share(y.changed(), y.positions)
+            .total_cmp(&share(x.changed(), x.positions))
+            .then(x.material.to_string().cmp(&y.material.to_string()))
+    });
+    outln!("most affected:");
+    for c in all.iter().take(top).filter(|c| c.changed() > 0) {
+        let example = (0..3)
+            .flat_map(|x| (0..3).map(move |y| (x, y)))
+            .filter(|(x, y)| x != y)
+            .max_by_key(|&(x, y)| c.changes[x][y])
+            .and_then(|(x, y)| c.examples[x][y].as_ref());
+        let ex = example.map_or(String::new(), |(p, va, vb)| {
+            format!("  e.g. {p}: {va} under A, {vb} under B")
+        });
+        outln!(
+            "  {:<10} {:.3} % ({} positions){ex}",
+            c.material.to_string(),
+            share(c.changed(), c.positions),
+            c.changed()
+        );
+    }
 }
