@@ -160,26 +160,8 @@ impl Header {
         let u16_at = |o: usize| u16::from_le_bytes([bytes[o], bytes[o + 1]]);
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
-        let format_version = u32_at(8);
-        if format_version != FORMAT_VERSION {
-            return Err(TableError::UnsupportedVersion {
-                path: p(),
-                what: Unsupported::FormatVersion {
-                    found: format_version,
-                    supported: FORMAT_VERSION,
-                },
-            });
-        }
-        let index_scheme_version = u32_at(12);
-        if index_scheme_version != jungletb_indexer::INDEX_SCHEME_VERSION {
-            return Err(TableError::UnsupportedVersion {
-                path: p(),
-                what: Unsupported::IndexScheme {
-                    found: index_scheme_version,
-                    supported: jungletb_indexer::INDEX_SCHEME_VERSION,
-                },
-            });
-        }
+        let (format_version, index_scheme_version) = (u32_at(8), u32_at(12));
+        check_versions(format_version, index_scheme_version, path)?;
         let header_len = u32_at(36);
         if (header_len as usize) > bytes.len() || (header_len as usize) < FIXED_LEN + 8 {
             return Err(TableError::Truncated {
@@ -259,20 +241,30 @@ impl Header {
             payload_crc: u32_at(48),
             sides,
         };
-        if !header.compressed
-            && header.payload_len != header.index_size.saturating_mul(value_width as u64)
+        header.check_lengths(file_len, path)?;
+        Ok(header)
+    }
+
+    /// The payload's length against the index (plain tables) and the
+    /// file's against header and payload.
+    fn check_lengths(&self, file_len: u64, path: &Path) -> Result<(), TableError> {
+        if !self.compressed
+            && self.payload_len != self.index_size.saturating_mul(self.value_width as u64)
         {
-            return Err(corrupt("payload length disagrees with index size"));
+            return Err(TableError::Corrupt {
+                path: path.to_path_buf(),
+                what: "payload length disagrees with index size".into(),
+            });
         }
-        let expected = header_len as u64 + header.payload_len;
+        let expected = self.header_len as u64 + self.payload_len;
         if file_len != expected {
             return Err(TableError::Truncated {
-                path: p(),
+                path: path.to_path_buf(),
                 expected,
                 found: file_len,
             });
         }
-        Ok(header)
+        Ok(())
     }
 
     /// Reads and checks only the header of the table file at `path` (its own
@@ -307,4 +299,27 @@ impl Header {
         }
         Ok(())
     }
+}
+
+/// Refuses another table format or index scheme.
+fn check_versions(format: u32, index_scheme: u32, path: &Path) -> Result<(), TableError> {
+    if format != FORMAT_VERSION {
+        return Err(TableError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            what: Unsupported::FormatVersion {
+                found: format,
+                supported: FORMAT_VERSION,
+            },
+        });
+    }
+    if index_scheme != jungletb_indexer::INDEX_SCHEME_VERSION {
+        return Err(TableError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            what: Unsupported::IndexScheme {
+                found: index_scheme,
+                supported: jungletb_indexer::INDEX_SCHEME_VERSION,
+            },
+        });
+    }
+    Ok(())
 }

@@ -113,6 +113,55 @@ impl std::fmt::Debug for PositionIndex {
     }
 }
 
+impl SquareSet {
+    /// The squares `p` may stand on under `rules`, with their ranks.
+    fn of(rules: &Ruleset, p: Piece) -> SquareSet {
+        let board = rules.board();
+        let mut rank = [NONE; Square::COUNT];
+        let mut squares = Vec::new();
+        for s in Square::all().filter(|&s| rules.may_stand(board, p, s)) {
+            rank[s.index()] = squares.len() as u8;
+            squares.push(s.index() as u8);
+        }
+        let mask = squares.iter().fold(0, |m, &s| m | square_bit(s));
+        SquareSet {
+            rank,
+            squares,
+            mask,
+        }
+    }
+}
+
+/// The placements of the first two pieces (squares from `first` and
+/// `second`) kept under the mirror, in order, and the table from a
+/// placement to its number (with the mirror and on-axis bits).
+fn canonical_pairs(
+    first: &SquareSet,
+    second: &SquareSet,
+) -> (Box<[u16; 64 * 64]>, Vec<(u8, u8, bool)>) {
+    let mut pair_index = Box::new([NO_PAIR; 64 * 64]);
+    let mut pairs = Vec::new();
+    for &a in &first.squares {
+        for &b in &second.squares {
+            if a == b {
+                continue;
+            }
+            let (sa, sb) = (sq(a), sq(b));
+            let (ma, mb) = (sa.mirror().index() as u8, sb.mirror().index() as u8);
+            if (a, b) <= (ma, mb) {
+                let on_axis = (a, b) == (ma, mb);
+                let n = pairs.len() as u16 | if on_axis { AXIS_BIT } else { 0 };
+                pairs.push((a, b, on_axis));
+                pair_index[pair_slot(a, b)] = n;
+                if !on_axis {
+                    pair_index[pair_slot(ma, mb)] = n | MIRROR_BIT;
+                }
+            }
+        }
+    }
+    (pair_index, pairs)
+}
+
 impl PositionIndex {
     /// The index of canonical material `material` under `rules`.
     pub fn new(material: Material, rules: &Ruleset) -> Result<PositionIndex, IndexError> {
@@ -138,23 +187,7 @@ impl PositionIndex {
         // later pieces' squares (land ⊂ land + water).
         let mut pieces = all.clone();
         pieces.sort_by_key(square_count);
-        let sets: Vec<SquareSet> = pieces
-            .iter()
-            .map(|p| {
-                let mut rank = [NONE; Square::COUNT];
-                let mut squares = Vec::new();
-                for s in Square::all().filter(|&s| rules.may_stand(board, *p, s)) {
-                    rank[s.index()] = squares.len() as u8;
-                    squares.push(s.index() as u8);
-                }
-                let mask = squares.iter().fold(0, |m, &s| m | square_bit(s));
-                SquareSet {
-                    rank,
-                    squares,
-                    mask,
-                }
-            })
-            .collect();
+        let sets: Vec<SquareSet> = pieces.iter().map(|p| SquareSet::of(rules, *p)).collect();
         for w in sets.windows(2) {
             debug_assert!(w[0].squares.iter().all(|&s| w[1].rank[s as usize] != NONE));
         }
@@ -166,26 +199,7 @@ impl PositionIndex {
         }
 
         // Canonical placements of the first two pieces under the mirror.
-        let mut pair_index = Box::new([NO_PAIR; 64 * 64]);
-        let mut pairs = Vec::new();
-        for &a in &sets[0].squares {
-            for &b in &sets[1].squares {
-                if a == b {
-                    continue;
-                }
-                let (sa, sb) = (sq(a), sq(b));
-                let (ma, mb) = (sa.mirror().index() as u8, sb.mirror().index() as u8);
-                if (a, b) <= (ma, mb) {
-                    let on_axis = (a, b) == (ma, mb);
-                    let n = pairs.len() as u16 | if on_axis { AXIS_BIT } else { 0 };
-                    pairs.push((a, b, on_axis));
-                    pair_index[pair_slot(a, b)] = n;
-                    if !on_axis {
-                        pair_index[pair_slot(ma, mb)] = n | MIRROR_BIT;
-                    }
-                }
-            }
-        }
+        let (pair_index, pairs) = canonical_pairs(&sets[0], &sets[1]);
         let pair_index = shared_pair_index(sets[0].mask, sets[1].mask, pair_index);
         let ranges: Vec<u64> = (2..pieces.len())
             .map(|k| (sets[k].squares.len() - k) as u64)
