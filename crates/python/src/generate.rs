@@ -37,24 +37,7 @@ pub fn generate<'py>(
         .extract()
         .map_err(|_| PyTypeError::new_err("out is a path (str or os.PathLike)"))?;
     let rules = ruleset_from(ruleset, &rule_list(rules)?, Some(&root))?;
-    let materials: Vec<String> = match materials {
-        None => Vec::new(),
-        Some(m) if m.is_instance_of::<pyo3::types::PyString>() => {
-            return Err(PyTypeError::new_err(
-                "materials= is a list of materials, e.g. [\"ELvR\"], not a string",
-            ))
-        }
-        Some(m) => m.extract().map_err(|_| {
-            PyTypeError::new_err("materials= is a list of materials, e.g. [\"ELvR\"]")
-        })?,
-    };
-    let materials: Vec<Material> = materials
-        .iter()
-        .map(|m| {
-            m.parse()
-                .map_err(|e: jungletb_indexer::MaterialError| PyValueError::new_err(e.to_string()))
-        })
-        .collect::<PyResult<_>>()?;
+    let materials = material_list(materials)?;
     if materials.is_empty() == max_pieces.is_none() {
         return Err(PyValueError::new_err(
             "say what to generate, one of: max_pieces=N (every material of 2..=N pieces) or \
@@ -117,7 +100,37 @@ pub fn generate<'py>(
     if let Some(e) = interrupted {
         return Err(e);
     }
-    let report = report.map_err(errors::solve)?;
+    report_dict(py, &report.map_err(errors::solve)?)
+}
+
+/// `materials=`: a list of material names, parsed.
+fn material_list(materials: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Material>> {
+    let names: Vec<String> = match materials {
+        None => Vec::new(),
+        Some(m) if m.is_instance_of::<pyo3::types::PyString>() => {
+            return Err(PyTypeError::new_err(
+                "materials= is a list of materials, e.g. [\"ELvR\"], not a string",
+            ))
+        }
+        Some(m) => m.extract().map_err(|_| {
+            PyTypeError::new_err("materials= is a list of materials, e.g. [\"ELvR\"]")
+        })?,
+    };
+    names
+        .iter()
+        .map(|m| {
+            m.parse()
+                .map_err(|e: jungletb_indexer::MaterialError| PyValueError::new_err(e.to_string()))
+        })
+        .collect()
+}
+
+/// What `generate` returns: the directory, tables looked at, those solved,
+/// positions, bytes and seconds.
+fn report_dict<'py>(
+    py: Python<'py>,
+    report: &jungletb_solver::GenerateReport,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new_bound(py);
     d.set_item("dir", report.dir.to_string_lossy().into_owned())?;
     d.set_item("tables", report.materials.len())?;
