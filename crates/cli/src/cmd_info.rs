@@ -43,26 +43,8 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
     let t = Table::open_any(&a.file)?;
     let h = t.header();
     let rules = Ruleset::from_canonical_string(&h.ruleset)?;
-    // `--examples`: one pass over the values finds each side's first
-    // position (in slot order) of its longest win and loss (through the
-    // tables beside this one, which the search of don't-cares may need).
     let examples = if a.examples {
-        let dir = a
-            .file
-            .parent()
-            .unwrap_or(std::path::Path::new("."))
-            .to_path_buf();
-        // The named file, not its plain original if both are there.
-        let named_compressed = a.file.extension().is_some_and(|e| e == "jtbz");
-        let tb = jungletb_tablebase::Tablebase::with_dir_and_options(
-            dir,
-            rules.clone(),
-            jungletb_tablebase::TablebaseOptions {
-                prefer_compressed: named_compressed,
-                ..Default::default()
-            },
-        );
-        Some(histogram(&tb, h.material)?)
+        Some(examples(&a.file, &rules, h.material)?)
     } else {
         None
     };
@@ -135,6 +117,31 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--examples`: one pass over the values finds each side's first position
+/// (in slot order) of its longest win and loss, through the tables beside
+/// `file` (which the search of don't-cares may need), reading the named
+/// file, not its plain original if both are there.
+fn examples(
+    file: &std::path::Path,
+    rules: &Ruleset,
+    material: jungletb_indexer::Material,
+) -> anyhow::Result<Histogram> {
+    let dir = file
+        .parent()
+        .unwrap_or(std::path::Path::new("."))
+        .to_path_buf();
+    let named_compressed = file.extension().is_some_and(|e| e == "jtbz");
+    let tb = jungletb_tablebase::Tablebase::with_dir_and_options(
+        dir,
+        rules.clone(),
+        jungletb_tablebase::TablebaseOptions {
+            prefer_compressed: named_compressed,
+            ..Default::default()
+        },
+    );
+    Ok(histogram(&tb, material)?)
 }
 
 fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> CmdResult {

@@ -352,25 +352,7 @@ pub fn build(
         &out.join("stats.json"),
         serde_json::to_string(&stats).expect("serialisable"),
     )?;
-    let mut entry = jungletb_wire::RulesetEntry::new(label.clone(), Some(&tb.coverage()));
-    // The label starts with the base's name (`popular-custom-…`).
-    entry.base = Some(
-        label
-            .split("-custom-")
-            .next()
-            .unwrap_or("standard")
-            .to_string(),
-    );
-    entry.options = Some(
-        rules
-            .options()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    );
-    let rulesets = jungletb_wire::RulesetsAnswer {
-        rulesets: vec![entry],
-    };
+    let rulesets = rulesets_answer(&tb, rules);
     other += write(
         &out.join("rulesets.json"),
         serde_json::to_string(&rulesets).expect("serialisable"),
@@ -388,4 +370,29 @@ pub fn build(
         table_bytes,
         other_bytes: other,
     })
+}
+
+/// `rulesets.json`: the one rule set of the site, as the server's
+/// `/api/rulesets` lists it, with its base and options.
+fn rulesets_answer(tb: &Tablebase, rules: &Ruleset) -> jungletb_wire::RulesetsAnswer {
+    let label = rules.label();
+    let mut entry = jungletb_wire::RulesetEntry::new(label.clone(), Some(&tb.coverage()));
+    // The label starts with the base's name (`popular-custom-…`).
+    entry.base = Some(
+        label
+            .split("-custom-")
+            .next()
+            .unwrap_or("standard")
+            .to_string(),
+    );
+    entry.options = Some(
+        rules
+            .options()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    );
+    jungletb_wire::RulesetsAnswer {
+        rulesets: vec![entry],
+    }
 }
