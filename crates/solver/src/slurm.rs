@@ -211,62 +211,7 @@ pub fn write_scripts(
         std::fs::write(&tasks_file, lines)?;
         written.push(tasks_file.clone());
 
-        let cap = if opts.max_running > 0 {
-            format!("%{}", opts.max_running)
-        } else {
-            String::new()
-        };
-        let mut s = String::new();
-        let _ = writeln!(s, "#!/bin/bash");
-        let _ = writeln!(s, "#SBATCH --job-name=jungletb-{name}");
-        let _ = writeln!(s, "#SBATCH --array=0-{}{cap}", job.tasks.len() - 1);
-        let _ = writeln!(s, "#SBATCH --cpus-per-task={}", opts.cpus_per_task.max(1));
-        let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
-        let _ = writeln!(s, "#SBATCH --time={}", slurm_time(job.minutes));
-        let _ = writeln!(
-            s,
-            "#SBATCH --output={}",
-            dir.join(format!("logs/level-{name}-%A_%a.out")).display()
-        );
-        for line in &opts.extra {
-            let _ = writeln!(s, "#SBATCH {line}");
-        }
-        let _ = writeln!(
-            s,
-            "# {} material(s) of {k} pieces in {} task(s); each task solves the materials\n\
-             # of its line of tasks-{name}.txt (and any missing dependency) in turn.",
-            job.tasks.iter().map(Vec::len).sum::<usize>(),
-            job.tasks.len()
-        );
-        if job.over_node {
-            let _ = writeln!(
-                s,
-                "# These materials need more memory than a node holds: generate keeps its\n\
-                 # working arrays in memory-mapped files within --mem (slower)."
-            );
-        }
-        let _ = writeln!(s, "set -euo pipefail");
-        let _ = writeln!(
-            s,
-            "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})",
-            quote(&tasks_file.display().to_string())
-        );
-        let _ = writeln!(s, "args=()");
-        let _ = writeln!(s, "for m in $line; do args+=(--material \"$m\"); done");
-        let mut cmd = vec![
-            quote(&opts.binary.display().to_string()),
-            "generate".into(),
-            "--out".into(),
-            quote(&opts.root.display().to_string()),
-        ];
-        cmd.extend(opts.rule_args.iter().map(|a| quote(a)));
-        cmd.push("--threads \"${SLURM_CPUS_PER_TASK:-1}\"".into());
-        cmd.push(format!("--mem {}M", job.mem_mib));
-        cmd.push("--verbose".into());
-        // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
-        // in bash before 4.4 (RHEL 7's 4.2 among them).
-        cmd.push("${args[@]+\"${args[@]}\"}".into());
-        let _ = writeln!(s, "exec {}", cmd.join(" "));
+        let s = array_script(job, opts, &dir, &tasks_file);
         let script = dir.join(format!("level-{name}.sbatch"));
         std::fs::write(&script, s)?;
         written.push(script);
@@ -296,6 +241,69 @@ pub fn write_scripts(
     }
     written.push(submit_path);
     Ok(written)
+}
+
+/// The sbatch script of one job array: its resources, then each task
+/// reading its line of materials from `tasks_file` and running `generate`.
+fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Path) -> String {
+    let (k, name) = (job.pieces, &job.name);
+    let cap = if opts.max_running > 0 {
+        format!("%{}", opts.max_running)
+    } else {
+        String::new()
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "#!/bin/bash");
+    let _ = writeln!(s, "#SBATCH --job-name=jungletb-{name}");
+    let _ = writeln!(s, "#SBATCH --array=0-{}{cap}", job.tasks.len() - 1);
+    let _ = writeln!(s, "#SBATCH --cpus-per-task={}", opts.cpus_per_task.max(1));
+    let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
+    let _ = writeln!(s, "#SBATCH --time={}", slurm_time(job.minutes));
+    let _ = writeln!(
+        s,
+        "#SBATCH --output={}",
+        dir.join(format!("logs/level-{name}-%A_%a.out")).display()
+    );
+    for line in &opts.extra {
+        let _ = writeln!(s, "#SBATCH {line}");
+    }
+    let _ = writeln!(
+        s,
+        "# {} material(s) of {k} pieces in {} task(s); each task solves the materials\n\
+         # of its line of tasks-{name}.txt (and any missing dependency) in turn.",
+        job.tasks.iter().map(Vec::len).sum::<usize>(),
+        job.tasks.len()
+    );
+    if job.over_node {
+        let _ = writeln!(
+            s,
+            "# These materials need more memory than a node holds: generate keeps its\n\
+             # working arrays in memory-mapped files within --mem (slower)."
+        );
+    }
+    let _ = writeln!(s, "set -euo pipefail");
+    let _ = writeln!(
+        s,
+        "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})",
+        quote(&tasks_file.display().to_string())
+    );
+    let _ = writeln!(s, "args=()");
+    let _ = writeln!(s, "for m in $line; do args+=(--material \"$m\"); done");
+    let mut cmd = vec![
+        quote(&opts.binary.display().to_string()),
+        "generate".into(),
+        "--out".into(),
+        quote(&opts.root.display().to_string()),
+    ];
+    cmd.extend(opts.rule_args.iter().map(|a| quote(a)));
+    cmd.push("--threads \"${SLURM_CPUS_PER_TASK:-1}\"".into());
+    cmd.push(format!("--mem {}M", job.mem_mib));
+    cmd.push("--verbose".into());
+    // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
+    // in bash before 4.4 (RHEL 7's 4.2 among them).
+    cmd.push("${args[@]+\"${args[@]}\"}".into());
+    let _ = writeln!(s, "exec {}", cmd.join(" "));
+    s
 }
 
 /// Minutes as Slurm's `D-HH:MM:SS`.
