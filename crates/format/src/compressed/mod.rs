@@ -154,22 +154,7 @@ pub fn compress_payload(
             wdl_code::MAX_SLOTS
         )));
     }
-    // Pass 1: the allowed WDL values and the halved distances of the
-    // positions (`None`: no distance to store).
-    let mut allowed = vec![0u8; raw.len()];
-    let mut dtm: Vec<Option<u16>> = Vec::with_capacity(raw.len());
-    for (i, &r) in raw.iter().enumerate() {
-        let v = decode(r);
-        let w = v.map(|v| wdl_code_of(v.wdl()));
-        let d = v.and_then(Value::plies).map(|n| n / 2);
-        let decided = tactical.and_then(|t| t[i]).map(wdl_code_of);
-        allowed[i] = match w {
-            None => wdl_code::ANY,
-            Some(w) if decided == Some(w) => at_most(w),
-            Some(w) => 1 << w,
-        };
-        dtm.push(d);
-    }
+    let (allowed, mut dtm) = allowed_and_distances(raw, tactical);
     let filled = wdl_code::fill_runs(&allowed);
     drop(allowed);
     let wdl = wdl_code::encode(&filled);
@@ -195,34 +180,7 @@ pub fn compress_payload(
         dtm::compress_parts(dtm_parts.iter().map(|b| &b.0[..]), zstd_level)?;
 
     let mut out = Vec::with_capacity(wdl.stored_bytes() as usize + 64 + dtm_data.len());
-    out.extend_from_slice(&PAYLOAD_VERSION);
-    out.extend_from_slice(&DTM_BLOCK_SLOTS.to_le_bytes());
-    out.push(width);
-    out.push(wdl.sparse_shift);
-    out.push(if tactical.is_some() {
-        FLAG_DONT_CARES
-    } else {
-        0
-    });
-    out.push(0);
-    out.extend_from_slice(&(wdl.symbols.len() as u32).to_le_bytes());
-    out.extend_from_slice(&((wdl.starts.len() - 1) as u32).to_le_bytes());
-    out.extend_from_slice(&[0u8; 4]);
-    out.extend_from_slice(&(dtm_data.len() as u64).to_le_bytes());
-    for s in &wdl.symbols {
-        out.extend_from_slice(&s.left.to_le_bytes());
-        out.extend_from_slice(&s.right.to_le_bytes());
-    }
-    out.extend_from_slice(&wdl.lens);
-    for (start, checkpoint) in wdl.starts.iter().zip(&wdl.checkpoints) {
-        out.extend_from_slice(&start.to_le_bytes());
-        out.extend_from_slice(&checkpoint.to_le_bytes());
-    }
-    let size = *wdl.starts.last().expect("the index size ends the starts");
-    out.extend_from_slice(&size.to_le_bytes());
-    for x in &wdl.sparse {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
+    write_wdl_front(&mut out, &wdl, width, tactical.is_some(), dtm_data.len());
     out.resize(
         out.len() + block_padding(payload_at, out.len() as u64) as usize,
         0,
@@ -253,6 +211,66 @@ pub fn compress_payload(
             + dtm_data.len()) as u64,
     };
     Ok((out, width, sizes))
+}
+
+/// Pass 1 of [`compress_payload`]: per slot, the WDL values it may be
+/// stored as (a don't-care any not above its tactical value), and its
+/// halved distance (`None`: no distance to store).
+fn allowed_and_distances(
+    raw: &[u16],
+    tactical: Option<&TacticalValues>,
+) -> (Vec<u8>, Vec<Option<u16>>) {
+    let mut allowed = vec![0u8; raw.len()];
+    let mut dtm: Vec<Option<u16>> = Vec::with_capacity(raw.len());
+    for (i, &r) in raw.iter().enumerate() {
+        let v = decode(r);
+        let w = v.map(|v| wdl_code_of(v.wdl()));
+        let d = v.and_then(Value::plies).map(|n| n / 2);
+        let decided = tactical.and_then(|t| t[i]).map(wdl_code_of);
+        allowed[i] = match w {
+            None => wdl_code::ANY,
+            Some(w) if decided == Some(w) => at_most(w),
+            Some(w) => 1 << w,
+        };
+        dtm.push(d);
+    }
+    (allowed, dtm)
+}
+
+/// The payload's front: version, layout bytes, the WDL dictionary, code
+/// lengths, block starts with checkpoints and the sparse index (the
+/// padding and prefix check follow in [`compress_payload`]).
+fn write_wdl_front(
+    out: &mut Vec<u8>,
+    wdl: &wdl_code::EncodedWdl,
+    width: u8,
+    dont_cares: bool,
+    dtm_data_len: usize,
+) {
+    out.extend_from_slice(&PAYLOAD_VERSION);
+    out.extend_from_slice(&DTM_BLOCK_SLOTS.to_le_bytes());
+    out.push(width);
+    out.push(wdl.sparse_shift);
+    out.push(if dont_cares { FLAG_DONT_CARES } else { 0 });
+    out.push(0);
+    out.extend_from_slice(&(wdl.symbols.len() as u32).to_le_bytes());
+    out.extend_from_slice(&((wdl.starts.len() - 1) as u32).to_le_bytes());
+    out.extend_from_slice(&[0u8; 4]);
+    out.extend_from_slice(&(dtm_data_len as u64).to_le_bytes());
+    for s in &wdl.symbols {
+        out.extend_from_slice(&s.left.to_le_bytes());
+        out.extend_from_slice(&s.right.to_le_bytes());
+    }
+    out.extend_from_slice(&wdl.lens);
+    for (start, checkpoint) in wdl.starts.iter().zip(&wdl.checkpoints) {
+        out.extend_from_slice(&start.to_le_bytes());
+        out.extend_from_slice(&checkpoint.to_le_bytes());
+    }
+    let size = *wdl.starts.last().expect("the index size ends the starts");
+    out.extend_from_slice(&size.to_le_bytes());
+    for x in &wdl.sparse {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
 }
 
 /// The stream's code of a WDL value.
@@ -417,6 +435,46 @@ fn u64_at(b: &[u8], o: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?))
 }
 
+/// Checks the WDL block index of `prefix`: block starts from 0, strictly
+/// increasing, ending at the index size, checkpoints inside their blocks,
+/// and every sparse entry naming the block that holds its slot.
+fn check_block_index(
+    prefix: &[u8],
+    starts_at: usize,
+    sparse_at: usize,
+    blocks: u64,
+    sparse_shift: u8,
+    size: u64,
+) -> Result<(), LayoutError> {
+    let bad = |m: String| LayoutError::Corrupt(m);
+    // Block starts: 0, strictly increasing, ending at the index size;
+    // checkpoints inside their blocks.
+    let entry = |b: u64, k: usize| u32_at(prefix, starts_at + 8 * b as usize + k).expect("checked");
+    let start = |b: u64| entry(b, 0) as u64;
+    if (size > 0 && blocks == 0) || start(0) != 0 || start(blocks) != size {
+        return Err(bad("WDL block starts do not cover the table".into()));
+    }
+    for b in 0..blocks {
+        if start(b + 1) <= start(b) {
+            return Err(bad(format!("WDL block {b} starts out of order")));
+        }
+        let (bit, skip) = Checkpoint::unpack(entry(b, 4));
+        let none = entry(b, 4) == Checkpoint::NONE;
+        if !none && (bit >= wdl_code::PAYLOAD_BITS || skip >= start(b + 1) - start(b)) {
+            return Err(bad(format!("WDL block {b}: checkpoint outside the block")));
+        }
+    }
+    // Sparse index: entry j names the block holding slot j << shift.
+    for j in 0..size.div_ceil(1 << sparse_shift) {
+        let b = u32_at(prefix, sparse_at + 4 * j as usize).expect("checked") as u64;
+        let s = j << sparse_shift;
+        if b >= blocks || start(b) > s || start(b + 1) <= s {
+            return Err(bad(format!("WDL sparse index entry {j}")));
+        }
+    }
+    Ok(())
+}
+
 impl Layout {
     /// Length of the fixed fields.
     pub const FIXED_LEN: usize = FIXED_LEN;
@@ -501,34 +559,9 @@ impl Layout {
             .collect();
         let lens = &prefix[lens_at..lens_at + n_symbols];
         let decoder = Decoder::new(&symbols, lens).map_err(|e| bad(format!("WDL code: {e}")))?;
-        // Block starts: 0, strictly increasing, ending at the index size;
-        // checkpoints inside their blocks.
         let starts_at = lens_at + n_symbols;
-        let entry =
-            |b: u64, k: usize| u32_at(prefix, starts_at + 8 * b as usize + k).expect("checked");
-        let start = |b: u64| entry(b, 0) as u64;
-        if (size > 0 && blocks == 0) || start(0) != 0 || start(blocks) != size {
-            return Err(bad("WDL block starts do not cover the table".into()));
-        }
-        for b in 0..blocks {
-            if start(b + 1) <= start(b) {
-                return Err(bad(format!("WDL block {b} starts out of order")));
-            }
-            let (bit, skip) = Checkpoint::unpack(entry(b, 4));
-            let none = entry(b, 4) == Checkpoint::NONE;
-            if !none && (bit >= wdl_code::PAYLOAD_BITS || skip >= start(b + 1) - start(b)) {
-                return Err(bad(format!("WDL block {b}: checkpoint outside the block")));
-            }
-        }
-        // Sparse index: entry j names the block holding slot j << shift.
         let sparse_at = starts_at + 8 * blocks as usize + 4;
-        for j in 0..size.div_ceil(1 << sparse_shift) {
-            let b = u32_at(prefix, sparse_at + 4 * j as usize).expect("checked") as u64;
-            let s = j << sparse_shift;
-            if b >= blocks || start(b) > s || start(b + 1) <= s {
-                return Err(bad(format!("WDL sparse index entry {j}")));
-            }
-        }
+        check_block_index(prefix, starts_at, sparse_at, blocks, sparse_shift, size)?;
         let blocks_at = prefix_len;
         let dtm_blocks = size.div_ceil(dtm_slots);
         let index = DtmIndexAt::new(blocks_at, blocks, 2 * dtm_blocks);
