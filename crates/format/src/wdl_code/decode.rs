@@ -249,6 +249,65 @@ fn short_expansions(symbols: &[Symbol]) -> Vec<Option<Vec<(u8, u64)>>> {
     out
 }
 
+/// Wins and losses per symbol, in dictionary order (pairs name earlier
+/// symbols), then renumbered to `order`. Lengths are at most `MAX_SLOTS`,
+/// a `u32`, and so are the counts.
+fn symbol_classes(symbols: &[Symbol], order: &[usize]) -> Vec<[u32; 2]> {
+    let mut classes_by_id: Vec<[u32; 2]> = Vec::with_capacity(symbols.len());
+    for sym in symbols {
+        let c = if sym.left & BASE != 0 {
+            match sym.left & !BASE {
+                1 => [sym.right, 0],
+                2 => [0, sym.right],
+                _ => [0, 0],
+            }
+        } else {
+            let (l, r) = (
+                classes_by_id[sym.left as usize],
+                classes_by_id[sym.right as usize],
+            );
+            [l[0] + r[0], l[1] + r[1]]
+        };
+        classes_by_id.push(c);
+    }
+    order.iter().map(|&s| classes_by_id[s]).collect()
+}
+
+/// From the codes per length and each length's first code: the last code
+/// of every length (left-aligned), and per leading byte the shortest
+/// length a code starting with it can have.
+fn code_limits(
+    count: &[u64; MAX_CODE_LEN as usize + 1],
+    first: &[u64; MAX_CODE_LEN as usize + 1],
+) -> ([u64; MAX_CODE_LEN as usize + 2], [u8; 256]) {
+    let min_len = (1..=MAX_CODE_LEN)
+        .find(|&l| count[l as usize] > 0)
+        .unwrap_or(1);
+    let mut last = [0u64; MAX_CODE_LEN as usize + 2];
+    let mut prev: u128 = 0; // end of the codes so far, left-aligned (exclusive)
+    for l in 1..=MAX_CODE_LEN as usize {
+        if count[l] > 0 {
+            prev = ((first[l] as u128 >> (64 - l)) + count[l] as u128) << (64 - l);
+        }
+        // Below the shortest length nothing decodes; `symbol` starts
+        // its search at the shortest length or later (`short_len`).
+        last[l] = (prev.max(1) - 1).min(u64::MAX as u128) as u64;
+    }
+    last[MAX_CODE_LEN as usize + 1] = u64::MAX;
+    let mut short_len = [0u8; 256];
+    for (byte, len) in short_len.iter_mut().enumerate() {
+        // The lowest window starting with `byte`: lengths whose last
+        // code it is past cannot be its length.
+        let low = (byte as u64) << 56;
+        let mut l = min_len as usize;
+        while l <= MAX_CODE_LEN as usize && low > last[l] {
+            l += 1;
+        }
+        *len = l.min(MAX_CODE_LEN as usize + 1) as u8;
+    }
+    (last, short_len)
+}
+
 impl Decoder {
     /// Builds the decoder, or says why the dictionary or code lengths are
     /// not usable.
@@ -300,27 +359,7 @@ impl Decoder {
                     })
             })
             .collect();
-        // Wins and losses per symbol, in dictionary order (pairs name
-        // earlier symbols), then renumbered. Lengths are at most `MAX_SLOTS`,
-        // a `u32`, and so are the counts.
-        let mut classes_by_id: Vec<[u32; 2]> = Vec::with_capacity(symbols.len());
-        for sym in symbols {
-            let c = if sym.left & BASE != 0 {
-                match sym.left & !BASE {
-                    1 => [sym.right, 0],
-                    2 => [0, sym.right],
-                    _ => [0, 0],
-                }
-            } else {
-                let (l, r) = (
-                    classes_by_id[sym.left as usize],
-                    classes_by_id[sym.right as usize],
-                );
-                [l[0] + r[0], l[1] + r[1]]
-            };
-            classes_by_id.push(c);
-        }
-        let classes = order.iter().map(|&s| classes_by_id[s]).collect();
+        let classes = symbol_classes(symbols, &order);
         let codes = canonical_codes(lens);
         let mut first = [0u64; MAX_CODE_LEN as usize + 1];
         let mut offset = [0u32; MAX_CODE_LEN as usize + 1];
@@ -334,31 +373,7 @@ impl Decoder {
             }
             count[l] += 1;
         }
-        let min_len = (1..=MAX_CODE_LEN)
-            .find(|&l| count[l as usize] > 0)
-            .unwrap_or(1);
-        let mut last = [0u64; MAX_CODE_LEN as usize + 2];
-        let mut prev: u128 = 0; // end of the codes so far, left-aligned (exclusive)
-        for l in 1..=MAX_CODE_LEN as usize {
-            if count[l] > 0 {
-                prev = ((first[l] as u128 >> (64 - l)) + count[l] as u128) << (64 - l);
-            }
-            // Below the shortest length nothing decodes; `symbol` starts
-            // its search at the shortest length or later (`short_len`).
-            last[l] = (prev.max(1) - 1).min(u64::MAX as u128) as u64;
-        }
-        last[MAX_CODE_LEN as usize + 1] = u64::MAX;
-        let mut short_len = [0u8; 256];
-        for (byte, len) in short_len.iter_mut().enumerate() {
-            // The lowest window starting with `byte`: lengths whose last
-            // code it is past cannot be its length.
-            let low = (byte as u64) << 56;
-            let mut l = min_len as usize;
-            while l <= MAX_CODE_LEN as usize && low > last[l] {
-                l += 1;
-            }
-            *len = l.min(MAX_CODE_LEN as usize + 1) as u8;
-        }
+        let (last, short_len) = code_limits(&count, &first);
         Ok(Decoder {
             last,
             first,
@@ -366,7 +381,7 @@ impl Decoder {
             short_len,
             slot_len,
             pairs,
-            classes,
+            classes: classes.into(),
         })
     }
 
