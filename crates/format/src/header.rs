@@ -214,18 +214,7 @@ impl Header {
         if value_width != 1 && value_width != 2 {
             return Err(corrupt(&format!("value width {value_width}")));
         }
-        let mut sides = [SideStats::default(); 2];
-        for (k, s) in sides.iter_mut().enumerate() {
-            let o = 56 + 36 * k;
-            *s = SideStats {
-                positions: u64_at(o),
-                wins: u64_at(o + 8),
-                losses: u64_at(o + 16),
-                draws: u64_at(o + 24),
-                longest_win: u16_at(o + 32),
-                longest_loss: u16_at(o + 34),
-            };
-        }
+        let sides = [0, 1].map(|k| SideStats::read(&bytes[56 + 36 * k..56 + 36 * (k + 1)]));
         let header = Header {
             format_version,
             index_scheme_version,
@@ -298,6 +287,22 @@ impl Header {
             });
         }
         Ok(())
+    }
+}
+
+impl SideStats {
+    /// One side's 36 bytes of the header.
+    fn read(b: &[u8]) -> SideStats {
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        SideStats {
+            positions: u64_at(0),
+            wins: u64_at(8),
+            losses: u64_at(16),
+            draws: u64_at(24),
+            longest_win: u16_at(32),
+            longest_loss: u16_at(34),
+        }
     }
 }
 
