@@ -75,38 +75,7 @@ pub fn run(a: Args) -> CmdResult {
     let threads = a.threads.max(1);
     let mut scripts = Vec::new();
     if let Some(dir) = &a.slurm {
-        let binary = match &a.binary {
-            Some(b) => b.clone(),
-            None => std::env::current_exe().context("finding this binary")?,
-        };
-        let root = std::fs::create_dir_all(&a.tables.path)
-            .and_then(|_| std::fs::canonicalize(&a.tables.path))
-            .with_context(|| a.tables.path.display().to_string())?;
-        let mut rule_args = vec!["--ruleset".to_string(), a.rules.name().to_string()];
-        for kv in &a.rules.rules {
-            rule_args.push("--rule".into());
-            rule_args.push(kv.clone());
-        }
-        for (what, path) in [("the tables", &root), ("the jungletb binary", &binary)] {
-            if let Some(fs) = local_file_system(path) {
-                eprintln!(
-                    "warning: {what} ({}): on a {fs} file system, which other nodes \
-                     probably do not see: the tasks need the same tables directory and binary \
-                     on every node (a shared file system such as NFS or Lustre)",
-                    path.display()
-                );
-            }
-        }
-        let opts = SlurmOptions {
-            binary,
-            root,
-            rule_args,
-            cpus_per_task: threads,
-            task_seconds: a.task_minutes * 60.0,
-            max_running: a.max_running,
-            extra: a.sbatch.clone(),
-            node_mem: a.node_mem,
-        };
+        let opts = slurm_options(&a, threads)?;
         if !plan.entries.is_empty() {
             scripts = slurm::write_scripts(&plan, &opts, dir)
                 .with_context(|| format!("writing scripts to {}", dir.display()))?;
@@ -116,38 +85,7 @@ pub fn run(a: Args) -> CmdResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let written = if a.json {
-        let doc = jungletb_wire::PlanAnswer {
-            tables: plan.dir.display().to_string(),
-            present: plan.present,
-            calibration: jungletb_wire::Calibration {
-                ns_per_slot_per_thread: plan.calibration.ns_per_slot,
-                ns_per_slot_per_thread_up_to_4: plan.calibration.ns_per_slot_small,
-                ns_per_slot_per_thread_from_6: plan.calibration.ns_per_slot_six,
-                source: plan.calibration.source.clone(),
-            },
-            threads,
-            materials: plan
-                .entries
-                .iter()
-                .map(|e| jungletb_wire::PlannedMaterial {
-                    material: e.material.to_string(),
-                    pieces: e.material.piece_count(),
-                    slots: e.slots,
-                    depends_on: e.depends_on.iter().map(|m| m.to_string()).collect(),
-                    memory_bytes: e.memory_bytes,
-                    seconds: e.seconds_one_thread / threads as f64,
-                    reason: e.reason.clone(),
-                    over_node_memory: a.node_mem.is_some_and(|n| e.memory_bytes > n),
-                })
-                .collect(),
-            node_memory_bytes: a.node_mem,
-            total: jungletb_wire::PlanTotal {
-                materials: plan.entries.len(),
-                slots: plan.entries.iter().map(|e| e.slots).sum(),
-                core_hours: plan.core_seconds() / 3600.0,
-            },
-            slurm_scripts: scripts.iter().map(|p| p.display().to_string()).collect(),
-        };
+        let doc = plan_answer(&plan, threads, a.node_mem, &scripts);
         let doc = serde_json::to_string(&doc).expect("serialisable");
         writeln!(out, "{doc}")
     } else {
@@ -157,6 +95,86 @@ pub fn run(a: Args) -> CmdResult {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(anyhow!("writing output: {e}")),
+    }
+}
+
+/// `--slurm`'s options: the binary and tables root as absolute paths (with
+/// a warning for each on a file system other nodes probably do not see),
+/// the rule arguments, the resources of a task.
+fn slurm_options(a: &Args, threads: usize) -> anyhow::Result<SlurmOptions> {
+    let binary = match &a.binary {
+        Some(b) => b.clone(),
+        None => std::env::current_exe().context("finding this binary")?,
+    };
+    let root = std::fs::create_dir_all(&a.tables.path)
+        .and_then(|_| std::fs::canonicalize(&a.tables.path))
+        .with_context(|| a.tables.path.display().to_string())?;
+    let mut rule_args = vec!["--ruleset".to_string(), a.rules.name().to_string()];
+    for kv in &a.rules.rules {
+        rule_args.push("--rule".into());
+        rule_args.push(kv.clone());
+    }
+    for (what, path) in [("the tables", &root), ("the jungletb binary", &binary)] {
+        if let Some(fs) = local_file_system(path) {
+            eprintln!(
+                "warning: {what} ({}): on a {fs} file system, which other nodes \
+                 probably do not see: the tasks need the same tables directory and binary \
+                 on every node (a shared file system such as NFS or Lustre)",
+                path.display()
+            );
+        }
+    }
+    let opts = SlurmOptions {
+        binary,
+        root,
+        rule_args,
+        cpus_per_task: threads,
+        task_seconds: a.task_minutes * 60.0,
+        max_running: a.max_running,
+        extra: a.sbatch.clone(),
+        node_mem: a.node_mem,
+    };
+    Ok(opts)
+}
+
+/// `plan --json`'s answer.
+fn plan_answer(
+    plan: &Plan,
+    threads: usize,
+    node_mem: Option<u64>,
+    scripts: &[std::path::PathBuf],
+) -> jungletb_wire::PlanAnswer {
+    jungletb_wire::PlanAnswer {
+        tables: plan.dir.display().to_string(),
+        present: plan.present,
+        calibration: jungletb_wire::Calibration {
+            ns_per_slot_per_thread: plan.calibration.ns_per_slot,
+            ns_per_slot_per_thread_up_to_4: plan.calibration.ns_per_slot_small,
+            ns_per_slot_per_thread_from_6: plan.calibration.ns_per_slot_six,
+            source: plan.calibration.source.clone(),
+        },
+        threads,
+        materials: plan
+            .entries
+            .iter()
+            .map(|e| jungletb_wire::PlannedMaterial {
+                material: e.material.to_string(),
+                pieces: e.material.piece_count(),
+                slots: e.slots,
+                depends_on: e.depends_on.iter().map(|m| m.to_string()).collect(),
+                memory_bytes: e.memory_bytes,
+                seconds: e.seconds_one_thread / threads as f64,
+                reason: e.reason.clone(),
+                over_node_memory: node_mem.is_some_and(|n| e.memory_bytes > n),
+            })
+            .collect(),
+        node_memory_bytes: node_mem,
+        total: jungletb_wire::PlanTotal {
+            materials: plan.entries.len(),
+            slots: plan.entries.iter().map(|e| e.slots).sum(),
+            core_hours: plan.core_seconds() / 3600.0,
+        },
+        slurm_scripts: scripts.iter().map(|p| p.display().to_string()).collect(),
     }
 }
 
