@@ -158,24 +158,7 @@ pub fn map_svg(rules: &Ruleset, map: &PieceMap) -> String {
         CELL - 2,
         CELL - 2
     );
-    for f in 0..7u32 {
-        let _ = write!(
-            s,
-            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"#,
-            MARGIN + f * CELL + CELL / 2,
-            TITLE + 9 * CELL + 16,
-            (b'a' + f as u8) as char
-        );
-    }
-    for r in 0..9u32 {
-        let _ = write!(
-            s,
-            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"#,
-            MARGIN / 2,
-            TITLE + (8 - r) * CELL + CELL / 2 + 4,
-            r + 1
-        );
-    }
+    coordinates(&mut s);
     s.push_str("</svg>\n");
     s
 }
@@ -229,30 +212,7 @@ pub fn histogram_svg(material: Material, hist: &Histogram) -> String {
             top + title,
             top + title + plot,
         );
-        // The counts' scale (square root): the peak, a quarter of it (half
-        // the length), and 0 on the axis.
-        for (n, frac) in [(peak, 1.0f64), (peak / 4, 0.5)] {
-            for up in [true, false] {
-                let y = if up {
-                    f64::from(axis) - frac * half
-                } else {
-                    f64::from(axis) + frac * half
-                };
-                let _ = write!(
-                    s,
-                    r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" font-size="9" text-anchor="end">{n}</text>"#,
-                    left - 3,
-                    left - 5,
-                    y + 3.0
-                );
-            }
-        }
-        let _ = write!(
-            s,
-            r#"<text x="{}" y="{}" font-size="9" text-anchor="end">0</text>"#,
-            left - 5,
-            axis + 3
-        );
+        count_scale(&mut s, axis, half, peak, left);
         for (counts, up, colour) in [
             (&side.wins, true, "#228b22"),
             (&side.losses, false, "#c82828"),
@@ -290,4 +250,53 @@ pub fn histogram_svg(material: Material, hist: &Histogram) -> String {
     );
     s.push('\n');
     s
+}
+
+/// The files' letters under the board and the ranks' numbers beside it.
+fn coordinates(s: &mut String) {
+    for f in 0..7u32 {
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"#,
+            MARGIN + f * CELL + CELL / 2,
+            TITLE + 9 * CELL + 16,
+            (b'a' + f as u8) as char
+        );
+    }
+    for r in 0..9u32 {
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"#,
+            MARGIN / 2,
+            TITLE + (8 - r) * CELL + CELL / 2 + 4,
+            r + 1
+        );
+    }
+}
+
+/// The counts' scale (square root) left of a panel's axis at `axis`: the
+/// peak, a quarter of it (half the length), and 0 on the axis.
+fn count_scale(s: &mut String, axis: u32, half: f64, peak: u64, left: u32) {
+    for (n, frac) in [(peak, 1.0f64), (peak / 4, 0.5)] {
+        for up in [true, false] {
+            let y = if up {
+                f64::from(axis) - frac * half
+            } else {
+                f64::from(axis) + frac * half
+            };
+            let _ = write!(
+                s,
+                r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" font-size="9" text-anchor="end">{n}</text>"#,
+                left - 3,
+                left - 5,
+                y + 3.0
+            );
+        }
+    }
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="{}" font-size="9" text-anchor="end">0</text>"#,
+        left - 5,
+        axis + 3
+    );
 }
