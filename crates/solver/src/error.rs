@@ -176,19 +176,7 @@ impl fmt::Display for SolveError {
                 available,
             } => {
                 write!(f, "{}: {available} bytes available, but ", dir.display())?;
-                if *tables == 1 {
-                    write!(
-                        f,
-                        "solving {largest} needs at least {need} (its table at a byte a slot, \
-                         and any working files)"
-                    )
-                } else {
-                    write!(
-                        f,
-                        "the {tables} tables still to solve need at least {need} (a byte a slot \
-                         each, {largest} the largest, and any working files)"
-                    )
-                }
+                no_space_need(f, *tables, *largest, *need)
             }
             SolveError::SpaceUnknown { dir, .. } => write!(
                 f,
@@ -241,6 +229,28 @@ impl fmt::Display for SolveError {
                  the {limit} a working cell counts"
             ),
         }
+    }
+}
+
+/// What a [`SolveError::NoSpace`] needs, for one table or for many.
+fn no_space_need(
+    f: &mut fmt::Formatter<'_>,
+    tables: usize,
+    largest: Material,
+    need: u64,
+) -> fmt::Result {
+    if tables == 1 {
+        write!(
+            f,
+            "solving {largest} needs at least {need} (its table at a byte a slot, and any \
+             working files)"
+        )
+    } else {
+        write!(
+            f,
+            "the {tables} tables still to solve need at least {need} (a byte a slot each, \
+             {largest} the largest, and any working files)"
+        )
     }
 }
 
