@@ -132,13 +132,16 @@ impl SquareSet {
     }
 }
 
+/// Per ordered pair of squares, the number of its canonical placement.
+type PairIndex = [u16; 64 * 64];
+
 /// The placements of the first two pieces (squares from `first` and
 /// `second`) kept under the mirror, in order, and the table from a
 /// placement to its number (with the mirror and on-axis bits).
 fn canonical_pairs(
     first: &SquareSet,
     second: &SquareSet,
-) -> (Box<[u16; 64 * 64]>, Vec<(u8, u8, bool)>) {
+) -> (Box<PairIndex>, Vec<(u8, u8, bool)>) {
     let mut pair_index = Box::new([NO_PAIR; 64 * 64]);
     let mut pairs = Vec::new();
     for &a in &first.squares {
