@@ -69,17 +69,7 @@ fn every_entry_point_answers_and_fails_cleanly() {
         assert_eq!(w4, 1);
 
         // Root moves: all of them, or JTB_ERR_BUFFER with the total.
-        let mut moves: Vec<JtbRootMove> = (0..JTB_MAX_MOVES)
-            .map(|_| JtbRootMove {
-                from: 0,
-                to: 0,
-                wdl: 0,
-                plies: 0,
-                text: [0; 5],
-                capture: 0,
-                den: 0,
-            })
-            .collect();
+        let mut moves = move_buffer();
         let mut count = 0usize;
         assert_eq!(
             jtb_probe_root(
@@ -126,7 +116,35 @@ fn every_entry_point_answers_and_fails_cleanly() {
             "g1f1 c3c2 f1e1 c2c3 e1d1"
         );
         assert_eq!(last_error(), "", "a success clears the last error");
+        jtb_close(tb);
+    }
+}
 
+/// Root-move buffers of the largest size a position needs.
+fn move_buffer() -> Vec<JtbRootMove> {
+    (0..JTB_MAX_MOVES)
+        .map(|_| JtbRootMove {
+            from: 0,
+            to: 0,
+            wdl: 0,
+            plies: 0,
+            text: [0; 5],
+            capture: 0,
+            den: 0,
+        })
+        .collect()
+}
+
+#[test]
+fn null_arguments_and_bad_positions_get_their_codes_never_a_crash() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(root.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    let text = c("7/7/7/7/7/7/2E4/7/6r b");
+    let (mut wdl, mut plies) = (9 as c_int, 9 as c_int);
+    let mut moves = move_buffer();
+    unsafe {
         // NULL arguments: JTB_ERR_ARGUMENT, never a crash.
         assert_eq!(
             jtb_probe(std::ptr::null(), text.as_ptr(), &mut wdl, &mut plies),
@@ -211,8 +229,15 @@ fn every_entry_point_answers_and_fails_cleanly() {
         );
         jtb_close(tb);
     }
+}
 
-    // ...and a damaged one is "broken": a different code.
+/// A missing table is "not covered" (above); a damaged one is "broken": a
+/// different code.
+#[test]
+fn a_damaged_table_is_broken_not_missing() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
+    let (mut wdl, mut plies) = (9 as c_int, 9 as c_int);
     let path = dir.path().join("standard/EvR.jtb");
     let mut bytes = std::fs::read(&path).unwrap();
     let n = bytes.len();
@@ -228,9 +253,14 @@ fn every_entry_point_answers_and_fails_cleanly() {
         );
         jtb_close(tb);
     }
+}
 
-    // Opening: unknown and conflicting options are rule-set errors; a
-    // directory with no table of the rule set fails at once.
+/// Opening: unknown and conflicting options are rule-set errors; a
+/// directory with no table of the rule set fails at once.
+#[test]
+fn opening_with_bad_rules_or_without_tables_fails_at_once() {
+    let dir = tables();
+    let root = c(dir.path().to_str().unwrap());
     unsafe {
         assert!(jtb_open(root.as_ptr(), c("nosuch").as_ptr()).is_null());
         assert!(jtb_open(root.as_ptr(), c("standard;dog_swims").as_ptr()).is_null());

@@ -138,10 +138,7 @@ type PairIndex = [u16; 64 * 64];
 /// The placements of the first two pieces (squares from `first` and
 /// `second`) kept under the mirror, in order, and the table from a
 /// placement to its number (with the mirror and on-axis bits).
-fn canonical_pairs(
-    first: &SquareSet,
-    second: &SquareSet,
-) -> (Box<PairIndex>, Vec<(u8, u8, bool)>) {
+fn canonical_pairs(first: &SquareSet, second: &SquareSet) -> (Box<PairIndex>, Vec<(u8, u8, bool)>) {
     let mut pair_index = Box::new([NO_PAIR; 64 * 64]);
     let mut pairs = Vec::new();
     for &a in &first.squares {
