@@ -273,7 +273,7 @@ fn answers_equal_probe_json() {
 }
 
 #[test]
-fn stats_map_board_and_custom_rule_sets() {
+fn stats_map_and_board_answer_as_the_tables_do() {
     let server = Server::start(&["--rule", "universal_traps=true"]);
     // Stats: the histogram sums to the table's counts (`info --json`).
     let (status, s) = server.json("/api/standard/stats/ERvT");
@@ -341,7 +341,12 @@ fn stats_map_board_and_custom_rule_sets() {
     let (_, b) = server.json("/api/standard/board");
     assert_eq!(b["water"].as_array().unwrap().len(), 12);
     assert_eq!(b["dens"]["w"], serde_json::json!(["d1"]));
+    assert!(server.stop().success());
+}
 
+#[test]
+fn a_custom_rule_set_is_served_under_its_label_with_its_coverage() {
+    let server = Server::start(&["--rule", "universal_traps=true"]);
     // The custom rule set is served under its label.
     let (_, list) = server.json("/api/rulesets");
     let custom = list["rulesets"]
@@ -415,7 +420,7 @@ fn a_request_naming_other_rules_is_refused_never_answered_under_the_paths() {
 }
 
 #[test]
-fn bad_and_hostile_requests_get_clear_4xx() {
+fn bad_requests_get_a_clear_4xx_naming_their_kind() {
     let server = Server::start(&["--max-connections", "256", "--workers", "2"]);
     let cases: &[(&str, u16, &str)] = &[
         (
@@ -476,6 +481,12 @@ fn bad_and_hostile_requests_get_clear_4xx() {
     }
     let (_, doc) = server.json("/api/leiden?position=7/7/7/7/7/7/7/7/E5r_w");
     assert!(!doc["error"].as_str().unwrap().contains('/'), "{doc}");
+    assert!(server.stop().success());
+}
+
+#[test]
+fn hostile_requests_leave_the_server_answering_in_bounded_memory() {
+    let server = Server::start(&["--max-connections", "256", "--workers", "2"]);
     // A very long query string: refused, not echoed, server alive.
     let long = format!("/api/standard?position={}", "7/".repeat(20_000));
     let (status, _) = server.get(&long);
