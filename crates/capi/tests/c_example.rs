@@ -70,36 +70,7 @@ fn c_example_agrees_with_the_cli() {
             String::from_utf8_lossy(&c.stderr)
         );
         let c_out = String::from_utf8_lossy(&c.stdout).into_owned();
-        let j = Command::new(&cli)
-            .args(["probe", "--json", "--tables", tables.to_str().unwrap(), pos])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
-        assert!(
-            c_out.contains(&format!("value: {}\n", v["category"].as_str().unwrap())),
-            "{pos}: {c_out}"
-        );
-        if let Some(p) = v["plies"].as_u64() {
-            assert!(c_out.contains(&format!("plies: {p}\n")), "{pos}: {c_out}");
-        }
-        let best = v["best_moves"].as_array().unwrap();
-        let first = best
-            .first()
-            .map_or("(none)".to_string(), |m| m.as_str().unwrap().to_string());
-        assert!(
-            c_out.contains(&format!("best: {first}\n")),
-            "{pos}: {c_out}"
-        );
-        let line: Vec<&str> = v["line"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
-        assert!(
-            c_out.contains(&format!("line: {}\n", line.join(" "))),
-            "{pos}: {c_out}"
-        );
+        agrees_with_the_cli(&cli, &tables, pos, &c_out);
     }
     // Errors come back as codes with a message, not crashes.
     let c = Command::new(&exe)
@@ -113,6 +84,41 @@ fn c_example_agrees_with_the_cli() {
         .output()
         .unwrap();
     assert_eq!(c.status.code(), Some(1));
+}
+
+/// The C example's answer `c_out` for `pos` has the CLI's value, plies,
+/// first best move and line.
+fn agrees_with_the_cli(cli: &std::path::Path, tables: &std::path::Path, pos: &str, c_out: &str) {
+    let j = Command::new(cli)
+        .args(["probe", "--json", "--tables", tables.to_str().unwrap(), pos])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert!(
+        c_out.contains(&format!("value: {}\n", v["category"].as_str().unwrap())),
+        "{pos}: {c_out}"
+    );
+    if let Some(p) = v["plies"].as_u64() {
+        assert!(c_out.contains(&format!("plies: {p}\n")), "{pos}: {c_out}");
+    }
+    let best = v["best_moves"].as_array().unwrap();
+    let first = best
+        .first()
+        .map_or("(none)".to_string(), |m| m.as_str().unwrap().to_string());
+    assert!(
+        c_out.contains(&format!("best: {first}\n")),
+        "{pos}: {c_out}"
+    );
+    let line: Vec<&str> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        c_out.contains(&format!("line: {}\n", line.join(" "))),
+        "{pos}: {c_out}"
+    );
 }
 
 /// The header's structs have the Rust structs' sizes and field offsets, as
