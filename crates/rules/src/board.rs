@@ -1,6 +1,5 @@
 //! Board geometry: squares, directions, and the terrain of each square.
 
-use crate::error::MoveTextError;
 use crate::piece::Color;
 use std::fmt;
 use std::str::FromStr;
@@ -84,6 +83,53 @@ impl fmt::Display for Square {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
     }
 }
+
+/// A square's or a move's text that names no square or no legal move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveTextError {
+    /// Not two characters, file then rank.
+    NotASquare {
+        /// The text.
+        text: String,
+    },
+    /// File or rank outside a..g, 1..9.
+    OffBoard {
+        /// The text.
+        text: String,
+    },
+    /// Not four characters, from-square then to-square.
+    NotAMove {
+        /// The text.
+        text: String,
+    },
+    /// Well formed, but not a legal move in the position.
+    Illegal {
+        /// The text.
+        text: String,
+    },
+}
+
+impl fmt::Display for MoveTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveTextError::NotASquare { text } => {
+                write!(f, "'{text}' is not a square (expected e.g. 'a1')")
+            }
+            MoveTextError::OffBoard { text } => {
+                write!(f, "'{text}' is not a square of the 7x9 board (a1..g9)")
+            }
+            MoveTextError::NotAMove { text } => write!(
+                f,
+                "'{text}' is not a move (expected from-square and to-square, e.g. a3a4)"
+            ),
+            MoveTextError::Illegal { text } => {
+                write!(f, "{text} is not a legal move in this position")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveTextError {}
 
 impl FromStr for Square {
     type Err = MoveTextError;

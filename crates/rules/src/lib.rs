@@ -34,8 +34,8 @@ mod unmove;
 mod value;
 
 pub use bitboard::{square_bit, RawMove, RawPosition, FILE_D};
-pub use board::{Board, Direction, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE};
-pub use error::{MoveTextError, ParseError, Placement, PositionError, RulesError};
+pub use board::{Board, Direction, MoveTextError, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE};
+pub use error::{ParseError, Placement, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
 pub use move_tables::MoveTables;
 pub use movegen::{Move, MoveList};

@@ -1,7 +1,6 @@
 //! Move generation and capture rules (docs/rules.md#moves-the-standard-rule-set and #captures).
 
-use crate::board::{Board, Direction, Square, NO_SQUARE};
-use crate::error::MoveTextError;
+use crate::board::{Board, Direction, MoveTextError, Square, NO_SQUARE};
 use crate::piece::{Animal, Piece};
 use crate::position::Position;
 use crate::ruleset::{ElephantCapturesRat, Ruleset};
