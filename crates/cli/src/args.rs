@@ -123,13 +123,13 @@ pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> 
 
 /// Parses a byte count with an optional binary suffix: `1048576`, `512K`,
 /// `64M`, `4G`, `1T` (also `KiB`, `MB`, … : all binary multiples).
-pub fn parse_bytes(text: &str) -> Result<u64, String> {
+pub fn parse_bytes(text: &str) -> Result<u64, ByteCountError> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, suffix) = t.split_at(digits);
     let n: u64 = number
         .parse()
-        .map_err(|_| format!("'{text}' is not a byte count (e.g. 4G, 512M, 1048576)"))?;
+        .map_err(|_| ByteCountError::NotANumber(text.into()))?;
     let shift = match suffix.trim().to_ascii_uppercase().as_str() {
         "" | "B" => 0,
         "K" | "KB" | "KIB" => 10,
@@ -137,14 +137,47 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         "G" | "GB" | "GIB" => 30,
         "T" | "TB" | "TIB" => 40,
         _ => {
-            return Err(format!(
-                "'{text}': unknown unit '{suffix}' (use K, M, G or T)"
-            ))
+            return Err(ByteCountError::UnknownUnit {
+                text: text.into(),
+                unit: suffix.into(),
+            })
         }
     };
     n.checked_mul(1 << shift)
-        .ok_or_else(|| format!("'{text}' is too large"))
+        .ok_or_else(|| ByteCountError::TooLarge(text.into()))
 }
+
+/// A `--mem` or `--node-mem` value that is not a byte count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ByteCountError {
+    /// No number in front.
+    NotANumber(String),
+    /// A unit other than B, K, M, G, T (with or without `iB`).
+    UnknownUnit {
+        /// The whole value.
+        text: String,
+        /// The unit.
+        unit: String,
+    },
+    /// More than 2^64 bytes.
+    TooLarge(String),
+}
+
+impl std::fmt::Display for ByteCountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ByteCountError::NotANumber(t) => {
+                write!(f, "'{t}' is not a byte count (e.g. 4G, 512M, 1048576)")
+            }
+            ByteCountError::UnknownUnit { text, unit } => {
+                write!(f, "'{text}': unknown unit '{unit}' (use K, M, G or T)")
+            }
+            ByteCountError::TooLarge(t) => write!(f, "'{t}' is too large"),
+        }
+    }
+}
+
+impl std::error::Error for ByteCountError {}
 
 /// Output and work options of the whole-table scans (`zugzwangs`,
 /// `compare-rules`).
