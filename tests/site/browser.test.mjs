@@ -105,6 +105,28 @@ try {
     if (report.img !== null) assert.ok(report.img, `${p}: histogram not drawn`);
     say(`${p}: ${b.length} texts, none overlapping${report.img ? ", histogram drawn" : ""}`);
   }
+  // Another origin: the page on 127.0.0.1, the tables on localhost. With
+  // docs/web.md's CORS headers the package probes as on its own host;
+  // without them the browser refuses, and the package throws.
+  await page.goto(`${url}/board.html`);
+  const other = url.replace("127.0.0.1", "localhost");
+  const cors = await page.evaluate(async ({ other, input }) => {
+    const { Tablebase } = await import(new URL("assets/jungletb.js", location.href).href);
+    const tb = await Tablebase.open(`${other}/cors/`, { ruleset: "standard" });
+    const answer = await tb.probe(input);
+    let refused = null;
+    try {
+      const plain = await Tablebase.open(`${other}/`, { ruleset: "standard" });
+      await plain.probe(input);
+    } catch (e) {
+      refused = `${e.name}: ${e.message}`;
+    }
+    return { category: answer.category, plies: answer.plies, refused };
+  }, { other, input: first.input });
+  assert.deepEqual({ category: cors.category, plies: cors.plies }, { category: first.category, plies: first.plies });
+  assert.ok(cors.refused, "a host without CORS headers was read from another origin");
+  say(`another origin: ${first.input} as ${cors.category} with CORS headers; without them: ${cors.refused.slice(0, 80)}`);
+
   assert.deepEqual(errors, [], "errors in the pages");
 } finally {
   await browser.close();

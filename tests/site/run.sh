@@ -87,6 +87,16 @@ http {
     location /rangeless/ { alias $work/site/; max_ranges 0; }
     location /damaged/ { alias $work/damaged/; }
     location /broken/ { alias $work/broken/; }
+    # docs/web.md's CORS lines, as written there, for a page on another
+    # origin (the browser test loads the board from 127.0.0.1 and reads
+    # tables from localhost).
+    location /cors/ {
+      alias $work/site/;
+      add_header Access-Control-Allow-Origin "*" always;
+      add_header Access-Control-Allow-Headers "Range" always;
+      add_header Access-Control-Expose-Headers "Content-Range, Content-Length" always;
+      if (\$request_method = OPTIONS) { return 204; }
+    }
   }
 }
 CONF
