@@ -37,11 +37,13 @@
 extern "C" {
 #endif
 
-/* Version of this header; jtb_version() gives the library's. */
+/* Version of this header; jtb_version() gives the library's. A
+ * development version ("0.3.0-dev": tables it writes may change before
+ * 0.3.0) numbers as the release it leads to. */
 #define JTB_VERSION_MAJOR 0
-#define JTB_VERSION_MINOR 2
+#define JTB_VERSION_MINOR 3
 #define JTB_VERSION_PATCH 0
-#define JTB_VERSION "0.2.0"
+#define JTB_VERSION "0.3.0-dev"
 
 /* Return codes. */
 #define JTB_OK 0
@@ -172,8 +174,9 @@ void jtb_close(jtb_tablebase *tb);
  * succeeded. Valid until the next call on this thread. */
 const char *jtb_last_error(void);
 
-/* The library's version ("0.2.0"), and as a number (major * 10000 +
- * minor * 100 + patch: 200). */
+/* The library's version ("0.3.0-dev"), and as a number (major * 10000 +
+ * minor * 100 + patch: 300; a development version numbers as the
+ * release it leads to). */
 const char *jtb_version(void);
 int jtb_version_number(void);
 

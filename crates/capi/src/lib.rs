@@ -600,7 +600,8 @@ unsafe fn line_into(
     JTB_OK
 }
 
-/// The library's version, e.g. "0.2.0".
+/// The library's version, e.g. "0.3.0-dev" (a development version, whose
+/// tables may change before the release).
 #[no_mangle]
 pub extern "C" fn jtb_version() -> *const c_char {
     static VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
@@ -608,7 +609,7 @@ pub extern "C" fn jtb_version() -> *const c_char {
 }
 
 /// The library's version as a number: major × 10000 + minor × 100 + patch
-/// (0.2.0 is 200), for `#if`-free checks at run time.
+/// (0.3.0 and 0.3.0-dev are 300), for `#if`-free checks at run time.
 #[no_mangle]
 pub extern "C" fn jtb_version_number() -> c_int {
     let part = |s: &str| s.parse::<c_int>().unwrap_or(0);

@@ -536,7 +536,7 @@ fn coverage_preload_batches_labels_and_the_version_number() {
         assert!(!by_label.is_null(), "{}", last_error());
         jtb_close(by_label);
     }
-    assert_eq!(jtb_version_number(), 200);
+    assert_eq!(jtb_version_number(), 300);
 }
 
 #[test]
