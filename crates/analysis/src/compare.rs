@@ -101,11 +101,12 @@ pub fn compare_material(
     let ta = a.table(material)?;
     let rules_b = b.rules();
     let empty = || Comparison::new(material);
+    let scanner = a.scanner(material)?;
     let parts: Vec<Comparison> = chunks(ta.index().size())
         .into_par_iter()
         .map(|range| -> Result<Comparison, ProbeError> {
             let mut c = empty();
-            let values = a.values(material, range.clone())?;
+            let values = scanner.values(range.clone())?;
             for (i, va) in range.zip(values) {
                 let Some(va) = va else {
                     continue;

@@ -107,11 +107,12 @@ pub fn histogram(tb: &Tablebase, material: Material) -> Result<Histogram, ProbeE
     } else {
         idx.size() / 2
     };
+    let scanner = tb.scanner(material)?;
     let parts: Vec<Histogram> = chunks(idx.size())
         .into_par_iter()
         .map(|range| {
             let mut h = Histogram::default();
-            let values = tb.values(material, range.clone())?;
+            let values = scanner.values(range.clone())?;
             for (i, v) in range.zip(values) {
                 if let Some(v) = v {
                     let side = if i < half { &mut h.white } else { &mut h.black };

@@ -9,7 +9,7 @@
 
 use crate::placements::{black_value, chunks, weight, white_slots};
 use jungletb_indexer::Material;
-use jungletb_rules::{Position, Value};
+use jungletb_rules::{Position, Value, Wdl};
 use jungletb_tablebase::{ProbeError, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -106,8 +106,13 @@ fn keep_longest(examples: &mut Vec<Example>, limit: usize) {
 /// The kind of zugzwang of a placement with values `w` (White to move) and
 /// `b` (Black to move), if any.
 pub fn classify(w: Value, b: Value) -> Option<Kind> {
+    classify_wdl(w.wdl(), b.wdl())
+}
+
+/// [`classify`] of the placement's wins, draws and losses.
+fn classify_wdl(w: Wdl, b: Wdl) -> Option<Kind> {
     use jungletb_rules::Wdl::*;
-    match (w.wdl(), b.wdl()) {
+    match (w, b) {
         (Loss, Loss) => Some(Kind::Mutual),
         (Draw, Loss) | (Loss, Draw) => Some(Kind::Half),
         _ => None,
@@ -138,37 +143,54 @@ pub fn scan_material_with(
     let empty = || Report::new(material);
     let slots = white_slots(&t);
     let scanned = AtomicU64::new(0);
+    let scanner = tb.scanner(material)?;
     let scan = |range: std::ops::Range<u64>| -> Result<Report, ProbeError> {
         let mut r = empty();
         let idx = t.index();
-        // Both sides' values of the chunk in two sequential reads (a
-        // compressed table decodes each block once); White-to-move-only
-        // tables find Black's value through the colour swap, per position.
-        let whites = tb.values(material, range.clone())?;
+        // Both sides' wins, draws and losses of the chunk in two sequential
+        // reads (a compressed table decodes each block once); distances are
+        // read for zugzwangs only. White-to-move-only tables find Black's
+        // value through the colour swap, per position.
+        let whites = scanner.wdl_values(range.clone())?;
         let half = idx.size() / 2;
         let blacks = if idx.white_to_move_only() {
             None
         } else {
-            Some(tb.values(material, range.start + half..range.end + half)?)
+            Some(scanner.wdl_values(range.start + half..range.end + half)?)
+        };
+        let value_at = |i: u64| -> Result<Option<Value>, ProbeError> {
+            Ok(scanner.values(i..i + 1)?.pop().flatten())
         };
         for (k, i) in range.clone().enumerate() {
             let Some(w) = whites[k] else {
                 continue;
             };
-            if w.wdl() == jungletb_rules::Wdl::Win {
+            if w == Wdl::Win {
                 continue; // neither kind: White to move wins
             }
             let Some(pos) = idx.position(i) else {
                 continue;
             };
-            let b = match &blacks {
-                Some(b) => b[k],
-                None => Some(black_value(tb, &pos)?),
+            let (b, black) = match &blacks {
+                Some(b) => (b[k], None),
+                None => {
+                    let v = black_value(tb, &pos)?;
+                    (Some(v.wdl()), Some(v))
+                }
             };
             let Some(b) = b else {
                 continue;
             };
-            let Some(kind) = classify(w, b) else {
+            let Some(kind) = classify_wdl(w, b) else {
+                continue;
+            };
+            let (Some(w), Some(b)) = (
+                value_at(i)?,
+                match black {
+                    Some(v) => Some(v),
+                    None => value_at(i + half)?,
+                },
+            ) else {
                 continue;
             };
             let n = weight(&pos);

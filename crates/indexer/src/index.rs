@@ -581,8 +581,9 @@ impl PositionIndex {
     }
 
     /// True if slot `index` holds a position (is not an unused slot).
+    #[inline]
     pub fn is_canonical_slot(&self, index: u64) -> bool {
-        self.canonical_position(index).is_some()
+        self.canonical_raw_position(index).is_some()
     }
 
     /// The index-order position (0..piece count) of `piece`, if present.

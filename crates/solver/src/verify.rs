@@ -154,12 +154,13 @@ impl TableValues {
             let n = table.index().size();
             let chunk = 1usize << 16;
             let mut values = vec![encoding::RAW_UNUSED; n as usize];
+            let scanner = tb.scanner(material)?;
             values
                 .par_chunks_mut(chunk)
                 .enumerate()
                 .try_for_each(|(c, out)| {
                     let start = (c * chunk) as u64;
-                    let read = tb.values(material, start..start + out.len() as u64)?;
+                    let read = scanner.values(start..start + out.len() as u64)?;
                     if read.len() != out.len() {
                         return Err(SolveError::Table(TableError::Corrupt {
                             path: table.path().to_path_buf(),

@@ -36,6 +36,7 @@ mod parallel;
 mod probe;
 mod remote;
 mod scan;
+mod scanner;
 mod search;
 mod store;
 mod table;
@@ -48,6 +49,7 @@ pub use evaluation::{Evaluation, RootMove};
 pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError, Unsupported};
 pub use remote::{Attempt, CacheUsage, Missing, RemoteOptions, RemoteTables};
+pub use scanner::Scanner;
 pub use store::{StoredTable, TableStore};
 pub use table::{Backend, RangeRead, Table};
 pub use tablebase::{

@@ -222,7 +222,7 @@ impl Tablebase {
 
     /// The value of a won position whose distance is not stored: the
     /// fastest move to a position lost for the opponent.
-    fn fastest_win(&self, table: &Table, pos: &Position) -> Result<Value, ProbeError> {
+    pub(crate) fn fastest_win(&self, table: &Table, pos: &Position) -> Result<Value, ProbeError> {
         let rules = self.rules();
         let mut best: Option<Value> = None;
         for mv in pos.legal_moves(rules).iter() {

@@ -5,14 +5,12 @@
 
 use crate::error::ProbeError;
 use crate::parallel::first_failure;
-use crate::search::after_capture;
+use crate::scanner::{corrupt, raw_position_at, Captures};
 use crate::table::Table;
 use crate::tablebase::Tablebase;
-use jungletb_format::TableError;
 use jungletb_indexer::Material;
-use jungletb_rules::{Position, RawMove, RawPosition, Value, Wdl};
+use jungletb_rules::{Value, Wdl};
 use std::ops::Range;
-use std::sync::Arc;
 
 impl Tablebase {
     /// The value of every slot of `range` of the table of `material`'s
@@ -25,19 +23,7 @@ impl Tablebase {
         material: Material,
         range: Range<u64>,
     ) -> Result<Vec<Option<Value>>, ProbeError> {
-        let table = self.table(material)?;
-        let mut values = table.values_as_stored(range.clone())?;
-        if !table.has_dont_cares() {
-            return Ok(values);
-        }
-        for (i, v) in range.zip(values.iter_mut()) {
-            if let Some(stored) = *v {
-                if stored.wdl() != Wdl::Win {
-                    *v = Some(self.resolve(&table, &position_at(&table, i)?, stored)?);
-                }
-            }
-        }
-        Ok(values)
+        self.scanner(material)?.values(range)
     }
 
     /// For [`crate::write_compressed_table`]: per slot of the plain table
@@ -65,9 +51,7 @@ impl Tablebase {
             for (i, v) in range.clone().zip(table.values_as_stored(range)?) {
                 let tactical = match v {
                     Some(v) if v.wdl() != Wdl::Loss => {
-                        let pos = table.index().canonical_raw_position(i).ok_or_else(|| {
-                            corrupt(table, format!("slot {i} holds a value but no position"))
-                        })?;
+                        let pos = raw_position_at(table, i)?;
                         self.tactical_search(&pos, None, None, |p, mv, need| {
                             captures.wdl_after(self, p, mv, need)
                         })?
@@ -100,6 +84,7 @@ impl Tablebase {
         // Chunks checked in parallel; the first failing chunk in slot
         // order is the one reported, whichever thread finds it.
         let chunk = 1u64 << 16;
+        let scanner = self.scanner_of(packed);
         let check = |c: u64| -> Result<(), ProbeError> {
             let range = c * chunk..((c + 1) * chunk).min(n);
             let stored = packed.values_as_stored(range.clone())?;
@@ -110,9 +95,7 @@ impl Tablebase {
             {
                 let answer = match (s, p) {
                     (s, p) if s == p => continue,
-                    (Some(s), Some(_)) => {
-                        Some(self.resolve(packed, &position_at(packed, i)?, s)?)
-                    }
+                    (Some(s), Some(_)) => Some(scanner.resolve(i, s)?),
                     (s, _) => s,
                 };
                 if answer != p {
@@ -133,59 +116,4 @@ impl Tablebase {
         };
         first_failure(n.div_ceil(chunk), check)
     }
-}
-
-/// For each piece a capture can take, the table of the material left and
-/// whether positions must be colour-swapped to be found in it: captures
-/// looked up by index, without building positions (for scans).
-struct Captures {
-    by_victim: Vec<Option<(Arc<Table>, bool)>>,
-}
-
-impl Captures {
-    fn open(tb: &Tablebase, material: Material) -> Result<Captures, ProbeError> {
-        let mut by_victim = vec![None; 16];
-        for p in material.pieces() {
-            if let Some(m) = material.without(p) {
-                let (canonical, flip) = m.canonical();
-                by_victim[p.code()] = Some((tb.table(canonical)?, flip));
-            }
-        }
-        Ok(Captures { by_victim })
-    }
-
-    /// [`Tablebase::wdl_search`] of the position after the capture `mv`
-    /// (which must not end the game).
-    fn wdl_after(
-        &self,
-        tb: &Tablebase,
-        pos: &RawPosition,
-        mv: &RawMove,
-        need: Option<Wdl>,
-    ) -> Result<Wdl, ProbeError> {
-        let Some((table, flip)) = &self.by_victim[mv.victim as usize] else {
-            return tb.wdl_search(&after_capture(pos, mv), need);
-        };
-        if table.has_dont_cares() {
-            return tb.wdl_search(&after_capture(pos, mv), need);
-        }
-        let i = table.index().index_after_capture(pos, mv, *flip);
-        Ok(table.wdl_as_stored(i)?)
-    }
-}
-
-/// The position of slot `i` of `table`, in the table's colour order.
-fn position_at(table: &Table, i: u64) -> Result<Position, ProbeError> {
-    table
-        .index()
-        .canonical_raw_position(i)
-        .map(|p| p.to_position())
-        .ok_or_else(|| corrupt(table, format!("slot {i} holds a value but no position")))
-}
-
-fn corrupt(table: &Table, what: String) -> ProbeError {
-    ProbeError::Table(TableError::Corrupt {
-        path: table.path().to_path_buf(),
-        what,
-    })
 }

@@ -343,6 +343,27 @@ impl Table {
         Ok((first, out))
     }
 
+    /// The stored WDL value of every slot of `range` (numbered within
+    /// `part`), in order (unused slots too), appended to `out`, each block
+    /// decoded once.
+    pub(super) fn wdl_values_in_part(
+        &self,
+        part: &Part,
+        range: Range<u64>,
+        out: &mut Vec<Wdl>,
+    ) -> Result<(), TableError> {
+        let (first, codes) = self.wdl_codes(part, range.clone())?;
+        let codes = codes
+            .get((range.start - first) as usize..(range.end - first) as usize)
+            .ok_or_else(|| self.corrupt("WDL blocks end early".to_string()))?;
+        for (i, &c) in range.zip(codes) {
+            out.push(compressed::wdl_of(c).ok_or_else(|| {
+                self.corrupt(format!("slot {}: invalid WDL code", part.first_slot + i))
+            })?);
+        }
+        Ok(())
+    }
+
     /// [`Table::values_as_stored`] of `range` (numbered within `part`)
     /// appended to `out`.
     pub(super) fn values_in_part(

@@ -602,6 +602,27 @@ impl Table {
         Ok(out)
     }
 
+    /// The WDL value of every slot of `range` of a compressed table as
+    /// the file stores it (unused slots hold any value), each block decoded
+    /// once: for scans. `None` for a plain table, read in place as fast.
+    pub(crate) fn wdls_as_stored(&self, range: Range<u64>) -> Result<Option<Vec<Wdl>>, TableError> {
+        let Some(c) = &self.layout else {
+            return Ok(None);
+        };
+        if range.end > self.index.size() {
+            return Err(self.corrupt(format!("slots {range:?} out of range")));
+        }
+        let mut out = Vec::with_capacity((range.end - range.start) as usize);
+        let mut at = range.start;
+        while at < range.end {
+            let (part, local) = c.locate(at);
+            let end = range.end.min(part.first_slot + part.layout.size);
+            self.wdl_values_in_part(part, local..end - part.first_slot, &mut out)?;
+            at = end;
+        }
+        Ok(Some(out))
+    }
+
     /// Win, draw or loss at slot `i`: reads only the WDL stream of
     /// compressed tables.
     #[inline]
