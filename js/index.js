@@ -507,7 +507,12 @@ export class Tablebase {
       }
       last = asked;
       this.stats.rounds += 1;
-      await Promise.all([...answer.fetch, ...this._opening(answer.fetch)].map((r) => this._load(r)));
+      // A range that opening a table reads (the manifest's) may hold one
+      // the module asks for: fetched once.
+      const opening = this._opening(answer.fetch);
+      const covered = (r) => opening.some((o) => o.material === r.material && o.at <= r.at && o.at + o.len >= r.at + r.len);
+      const asks = answer.fetch.filter((r) => !covered(r));
+      await Promise.all([...asks, ...opening].map((r) => this._load(r)));
     }
     throw new JungleError(`${text}: still fetching after ${MAX_ROUNDS} rounds`, "internal");
   }

@@ -269,8 +269,8 @@ fn corrupted_compressed_tables_never_panic() {
 
 /// Compressed files of the older payload versions (the first, LZ4-based
 /// one, `JTZ2`, without block checks, and `JTZ3`, without block
-/// checkpoints) are refused with a message that
-/// says how to rewrite them, not read as garbage.
+/// checkpoints) are refused with a message that says how to rewrite them,
+/// not read as garbage.
 #[test]
 fn old_compressed_payloads_are_refused_with_advice() {
     let rules = Ruleset::standard();
@@ -403,7 +403,7 @@ fn resealing_restores_every_inner_check() {
     }
 }
 
-/// Sectioned payloads (`JTZ5`, what tables beyond 2^29 slots get), made
+/// Sectioned payloads (`JTZ7`, what tables beyond 2^29 slots get), made
 /// here of every fixture table with sections of 16,384 slots (3-piece
 /// tables get 7): with and without don't-cares, every value and probe
 /// answers as the plain table does, the distance parts of different
@@ -427,12 +427,12 @@ fn sectioned_tables_answer_as_the_plain_ones() {
             let bytes = std::fs::read(compressed_table_path(&dst, m)).unwrap();
             let at = packed.header().header_len as usize;
             let tag = if t.index().size() > 16384 {
-                b"JTZ5"
+                b"JTZ7"
             } else {
-                b"JTZ4"
+                b"JTZ6"
             };
             assert_eq!(&bytes[at..at + 4], tag, "{m}");
-            sectioned += (tag == b"JTZ5") as u32;
+            sectioned += (tag == b"JTZ7") as u32;
             assert_eq!(packed.has_dont_cares(), dont_cares);
             plain.same_answers(&t, &packed).unwrap();
             if !dont_cares {
@@ -498,6 +498,19 @@ struct CountingRanges {
     bytes: Vec<u8>,
     reads: std::sync::atomic::AtomicU64,
     read_bytes: std::sync::atomic::AtomicU64,
+    /// Every range read: (start, length).
+    log: std::sync::Mutex<Vec<(u64, u64)>>,
+}
+
+impl CountingRanges {
+    fn new(bytes: Vec<u8>) -> CountingRanges {
+        CountingRanges {
+            bytes,
+            reads: 0.into(),
+            read_bytes: 0.into(),
+            log: Default::default(),
+        }
+    }
 }
 
 impl jungletb::tablebase::RangeRead for CountingRanges {
@@ -508,6 +521,7 @@ impl jungletb::tablebase::RangeRead for CountingRanges {
         use std::sync::atomic::Ordering::Relaxed;
         self.reads.fetch_add(1, Relaxed);
         self.read_bytes.fetch_add(buf.len() as u64, Relaxed);
+        self.log.lock().unwrap().push((at, buf.len() as u64));
         let at = at as usize;
         let src = self
             .bytes
@@ -538,11 +552,7 @@ fn tables_from_bytes_and_from_ranges_answer_as_the_file() {
             let file = Table::open(&path, &rules, m).unwrap();
             let bytes = std::fs::read(&path).unwrap();
             let in_memory = Table::from_bytes(&path, bytes.clone().into(), &rules, m).unwrap();
-            let ranges = Arc::new(CountingRanges {
-                bytes: bytes.clone(),
-                reads: 0.into(),
-                read_bytes: 0.into(),
-            });
+            let ranges = Arc::new(CountingRanges::new(bytes.clone()));
             let by_ranges = Table::from_ranges(&path, ranges.clone(), &rules, m).unwrap();
             let want = file.raw_values().unwrap();
             assert_eq!(in_memory.raw_values().unwrap(), want, "{}", path.display());
@@ -597,4 +607,72 @@ fn tables_from_bytes_and_from_ranges_answer_as_the_file() {
         compressed_checked > 0,
         "no compressed table large enough to check"
     );
+}
+
+/// Opening a compressed table reads its header, WDL block index and
+/// distance index, all at the front of the file (the `JTZ6` layout puts
+/// the distance index before the WDL blocks), and `open_ranges` names one
+/// range, from byte 0 to the first WDL block (or the first 64 KiB, the
+/// header's read, if that is more): a browser opens a table with one
+/// request. Reads of the whole file (the checksum of a table within
+/// 64 KiB) aside, nothing opening reads lies past the first WDL block.
+#[test]
+fn a_compressed_table_opens_with_one_range_at_its_front() {
+    use jungletb::format::compressed::Layout;
+    use std::sync::Arc;
+    let rules = Ruleset::standard();
+    let dst = table_dir(compressed_root(), &rules);
+    for m in materials() {
+        let path = compressed_table_path(&dst, m);
+        let bytes = std::fs::read(&path).unwrap();
+        let file_len = bytes.len() as u64;
+        let header = Header::parse(&bytes, file_len, &path).unwrap();
+        let at = u64::from(header.header_len);
+        let size = header.index_size;
+        let fixed = &bytes[at as usize..at as usize + Layout::FIXED_LEN];
+        let blocks_at = at + Layout::prefix_len(fixed, at, size).unwrap();
+        assert!(blocks_at < file_len, "{m}: no WDL blocks after the prefix");
+        let ranges = Arc::new(CountingRanges::new(bytes));
+        let t = Table::from_ranges(&path, ranges.clone(), &rules, m).unwrap();
+        let header_read = file_len.min(1 << 16);
+        assert_eq!(t.open_ranges(), [(0, header_read.max(blocks_at))], "{m}");
+        let log = ranges.log.lock().unwrap();
+        for &(a, n) in log.iter() {
+            let whole = a + n == file_len && (a == 0 || a == at);
+            assert!(
+                whole || a + n <= blocks_at,
+                "{m}: opening read {n} bytes at {a}, past the first WDL block at {blocks_at}"
+            );
+        }
+        assert!(
+            log.iter().any(|&(a, n)| a + n == blocks_at),
+            "{m}: no read of the prefix up to the WDL blocks: {log:?}"
+        );
+    }
+}
+
+/// Compressed tables in jungletb 0.2's payload (`JTZ4`, the distance index
+/// after the WDL blocks), as its `compress` wrote them
+/// (`tests/data/jtz4`), still answer every slot as the plain tables do:
+/// the new layout (`JTZ6`) is what `compress` writes, not what is read.
+#[test]
+fn jtz4_tables_of_jungletb_0_2_still_answer() {
+    let rules = Ruleset::standard();
+    let src = table_dir(fixture::standard(), &rules);
+    let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/jtz4/standard");
+    let mut checked = 0;
+    for name in ["CvR", "DCvP", "ELvR"] {
+        let m: Material = name.parse().unwrap();
+        let path = old.join(format!("{name}.{COMPRESSED_EXTENSION}"));
+        let bytes = std::fs::read(&path).unwrap();
+        let packed = Table::open(&path, &rules, m).unwrap();
+        let at = packed.header().header_len as usize;
+        assert_eq!(&bytes[at..at + 4], b"JTZ4", "{name}");
+        assert!(packed.has_dont_cares(), "{name}");
+        let t = Table::open(&src.join(format!("{name}.jtb")), &rules, m).unwrap();
+        plain.same_answers(&t, &packed).unwrap();
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
 }

@@ -4,7 +4,6 @@
 //! parent module for the layout and why).
 
 use super::{DTM_BLOCK_SLOTS, WDL_LOSS, WDL_WIN};
-use crate::wdl_code::BLOCK_BYTES;
 use jungletb_rules::{Value, Wdl};
 
 /// The parts of every DTM block, in order (part `2k`: the halved distances
@@ -78,13 +77,13 @@ pub(super) fn compress_parts<'a>(
     }
 }
 
-/// Where the distance index and data start: payload offsets of the part
-/// offsets, the part records ([`DtmPart`]), the rank counts (one
-/// [`RANK_BYTES`] entry per WDL block), the index check, and the data,
-/// after `wdl_blocks` WDL blocks starting at `blocks_at`, for `dtm_parts`
-/// parts (the layout table of the parent module). Saturating: a payload that
-/// claims impossible sizes gets offsets past its end, which the callers
-/// refuse.
+/// Where the distance index lies: payload offsets of the part offsets,
+/// the part records ([`DtmPart`]), the rank counts (one [`RANK_BYTES`]
+/// entry per WDL block), the index check, and the index's end, for an
+/// index starting at `index_at`, `wdl_blocks` WDL blocks and `dtm_parts`
+/// parts (the layout table of the parent module). Saturating: a payload
+/// that claims impossible sizes gets offsets past its end, which the
+/// callers refuse.
 #[derive(Debug, Clone, Copy)]
 pub struct DtmIndexAt {
     /// Start of the part offsets.
@@ -95,8 +94,8 @@ pub struct DtmIndexAt {
     pub ranks: u64,
     /// Start of the index checksum.
     pub check: u64,
-    /// Start of the compressed parts.
-    pub data: u64,
+    /// The index's end (its check included).
+    pub end: u64,
 }
 
 /// Bytes of one WDL block's rank counts: the wins and the losses (u16
@@ -105,18 +104,18 @@ pub struct DtmIndexAt {
 pub const RANK_BYTES: usize = 4;
 
 impl DtmIndexAt {
-    pub(super) fn new(blocks_at: u64, wdl_blocks: u64, dtm_parts: u64) -> DtmIndexAt {
-        let offsets = blocks_at.saturating_add(wdl_blocks.saturating_mul(BLOCK_BYTES as u64));
+    pub(super) fn new(index_at: u64, wdl_blocks: u64, dtm_parts: u64) -> DtmIndexAt {
+        let offsets = index_at;
         let records = offsets.saturating_add(dtm_parts.saturating_add(1).saturating_mul(8));
         let ranks = records.saturating_add(dtm_parts.saturating_mul(DtmPart::BYTES as u64));
         let check = ranks.saturating_add(wdl_blocks.saturating_mul(RANK_BYTES as u64));
-        let data = check.saturating_add(4);
+        let end = check.saturating_add(4);
         DtmIndexAt {
             offsets,
             records,
             ranks,
             check,
-            data,
+            end,
         }
     }
 }

@@ -51,14 +51,21 @@
 //! draws saves nothing on WDL.
 //!
 //! Tables of more than [`sections::SECTION_SLOTS`] slots (6 pieces) are
-//! cut into sections, each one such payload (`JTZ5`, see [`sections`]).
+//! cut into sections, each one such payload (`JTZ7`, see [`sections`]).
+//!
+//! Everything a probe needs before it reads a block (the fixed fields,
+//! the WDL code and block index, the distance index) comes first, so a
+//! reader over HTTP opens a table with one range request, as PMTiles
+//! keeps its header and root directory at the front. (`JTZ4`, jungletb
+//! 0.2's payload, kept the distance index after the WDL blocks: two
+//! requests. It is still read.)
 //!
 //! Layout (little-endian), after the file header; every length follows
 //! from the fixed fields and the index size:
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 4 | payload version: `JTZ4` (`JTZ3`, the same without block checkpoints, `JTZ2`, without block checks either, and the first, LZ4-based payload of jungletb 0.2, which began with its block size, 4096, are refused with a message to rerun `jungletb compress`) |
+//! | 0 | 4 | payload version: `JTZ6`, or `JTZ4` (jungletb 0.2's, still read: the distance index and its check right after the WDL blocks, no zero bytes, then the DTM data); `JTZ3`, without block checkpoints, `JTZ2`, without block checks either, and the first, LZ4-based payload of jungletb 0.2, which began with its block size, 4096, are refused with a message to rerun `jungletb compress` |
 //! | 4 | 4 | DTM slots per block |
 //! | 8 | 1 | DTM width in bytes (1 or 2) |
 //! | 9 | 1 | WDL sparse index shift `k` |
@@ -66,19 +73,23 @@
 //! | 11 | 1 | reserved (0) |
 //! | 12 | 4 | WDL dictionary symbols `s` |
 //! | 16 | 4 | WDL blocks `b` |
-//! | 20 | 4 | CRC-32 of the payload from its start to the first WDL block, these 4 bytes left out |
+//! | 20 | 4 | CRC-32 of the payload from its start to the first WDL block (the distance index included), these 4 bytes left out |
 //! | 24 | 8 | DTM data length |
 //! | 32 | 8 × s | WDL dictionary: per symbol `left`, `right` (u32 each; see [`crate::wdl_code::Symbol`]) |
 //! | … | s | WDL code length per symbol |
 //! | … | 8 × b + 4 | block index: per WDL block its first slot (u32) and its checkpoint (u32, see [`crate::wdl_code::Checkpoint`]), then the index size (u32) |
 //! | … | 4 × ⌈size / 2^k⌉ | sparse index: the block holding slot `j · 2^k` |
-//! | … | | zero padding to a multiple of 64 bytes from the file start |
-//! | … | 64 × b | WDL blocks: 62 bytes of codes, then the block check ([`crate::wdl_code::block_check`]) |
-//! | … | 8 × (2 × DTM blocks + 1) | offsets within the DTM data of each DTM part: part `2k` holds the distances of block `k`'s win slots, part `2k + 1` those of its loss slots (zstd frames) |
+//! | … | 8 × (2 × DTM blocks + 1) | distance index: offsets within the DTM data of each DTM part: part `2k` holds the distances of block `k`'s win slots, part `2k + 1` those of its loss slots (zstd frames) |
 //! | … | 8 × 2 × DTM blocks | per DTM part: the CRC-32 of its decoded bytes started from the part number (u32), its entries (u32) |
 //! | … | 4 × b | rank counts, per WDL block: the wins and the losses (u16 each) from the first slot of the DTM block holding the WDL block's first slot up to that slot (at most 65,535 slots per DTM block) |
 //! | … | 4 | CRC-32 of the distance index: the part offsets, part records and rank counts |
+//! | … | | zero padding to a multiple of 64 bytes from the file start |
+//! | … | 64 × b | WDL blocks: 62 bytes of codes, then the block check ([`crate::wdl_code::block_check`]) |
+//! | … | 8 | zero (the decoder reads up to 8 bytes past a block in place) |
 //! | … | | DTM data |
+//!
+//! DTM blocks: `⌈size / (DTM slots per block)⌉`, so every offset follows
+//! from the first 32 bytes and the index size.
 
 mod dtm;
 pub mod sections;
@@ -92,10 +103,17 @@ pub use dtm::{
 use jungletb_rules::{Value, Wdl};
 
 /// The payload version tag (the first four bytes).
-pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ4";
+pub const PAYLOAD_VERSION: [u8; 4] = *b"JTZ6";
+/// The payload version of jungletb 0.2: the same as `JTZ6` but for the
+/// distance index, after the WDL blocks (and no zero bytes after the
+/// blocks, which the index follows). Still read.
+pub const PAYLOAD_VERSION_0_2: [u8; 4] = *b"JTZ4";
 /// Earlier payload versions (`JTZ2`: no block checks; `JTZ3`: no block
 /// checkpoints): refused, with a message to compress again.
 const OLDER_VERSIONS: [[u8; 4]; 2] = [*b"JTZ2", *b"JTZ3"];
+/// Zero bytes after the last WDL block: the decoder reads a block in
+/// place with up to this many bytes past its end.
+const READ_AHEAD: usize = 8;
 /// Slots per DTM block (two parts of about half as many entries each).
 /// Measured on every 12th four-piece table (71 tables, `jungletb compress
 /// --level 12`): one stream of 8,192 slots 0.686 bits per position; two
@@ -181,13 +199,6 @@ pub fn compress_payload(
 
     let mut out = Vec::with_capacity(wdl.stored_bytes() as usize + 64 + dtm_data.len());
     write_wdl_front(&mut out, &wdl, width, tactical.is_some(), dtm_data.len());
-    out.resize(
-        out.len() + block_padding(payload_at, out.len() as u64) as usize,
-        0,
-    );
-    let check = prefix_check(&out);
-    out[20..24].copy_from_slice(&check.to_le_bytes());
-    out.extend_from_slice(&wdl.data);
     let index_at = out.len();
     for o in &dtm_offsets {
         out.extend_from_slice(&o.to_le_bytes());
@@ -201,6 +212,14 @@ pub fn compress_payload(
     }
     let check = dtm::index_check(&out[index_at..]);
     out.extend_from_slice(&check.to_le_bytes());
+    out.resize(
+        out.len() + block_padding(payload_at, out.len() as u64) as usize,
+        0,
+    );
+    let check = prefix_check(&out);
+    out[20..24].copy_from_slice(&check.to_le_bytes());
+    out.extend_from_slice(&wdl.data);
+    out.extend_from_slice(&[0; READ_AHEAD]);
     out.extend_from_slice(&dtm_data);
     let sizes = CompressedSizes {
         wdl_bytes: wdl.stored_bytes(),
@@ -293,7 +312,7 @@ fn at_most(code: u8) -> u8 {
 }
 
 /// The check of the payload's prefix (fixed fields, dictionary, code
-/// lengths, block index, padding): CRC-32 of it without bytes 20..24, where
+/// lengths, block index, distance index, padding): CRC-32 of it without bytes 20..24, where
 /// it is stored. A damaged run length or block start would decode into
 /// wrong values without any block check failing, so the prefix has its own.
 fn prefix_check(prefix: &[u8]) -> u32 {
@@ -307,8 +326,8 @@ fn prefix_check(prefix: &[u8]) -> u32 {
 /// file header, at file offset `payload_at`, of a table of `size` index
 /// slots) to match its bytes: the prefix CRC, every WDL block check and
 /// every DTM part check whose part still decodes. Returns `false` (and
-/// changes nothing) if the payload is not this version's or too damaged to
-/// find its prefix.
+/// changes nothing) if the payload is not this version's (`JTZ6`) or too
+/// damaged to find its prefix.
 ///
 /// For tests and fuzzing only: damage made to pass these checks (and the
 /// file's, rewritten by the caller) reaches the validation and decoders
@@ -316,6 +335,9 @@ fn prefix_check(prefix: &[u8]) -> u32 {
 /// reader calls it. Never panics, whatever the bytes.
 #[doc(hidden)]
 pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
+    if payload.get(..4) != Some(&PAYLOAD_VERSION[..]) {
+        return false;
+    }
     let Ok(prefix_len) = Layout::prefix_len(payload, payload_at, size) else {
         return false;
     };
@@ -328,8 +350,6 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
     let field = |o: usize| u32_at(payload, o).unwrap_or(0) as usize;
     let (stated_blocks, slots, width) = (field(16), field(4) as u64, u64::from(payload[8]));
     let len = payload.len();
-    let check = prefix_check(&payload[..prefix_len]);
-    payload[20..24].copy_from_slice(&check.to_le_bytes());
     // WDL blocks, as many as the payload holds.
     let blocks = stated_blocks.min((len - prefix_len) / BLOCK_BYTES);
     let body = BLOCK_BYTES - wdl_code::CHECK_BYTES;
@@ -338,14 +358,32 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
         let check = wdl_code::block_check(b as u64, &payload[at..at + body]);
         payload[at + body..at + BLOCK_BYTES].copy_from_slice(&check);
     }
-    // DTM blocks whose offsets and bytes still make sense.
-    if slots == 0 || !(1..=2).contains(&width) || blocks != stated_blocks {
-        return true;
+    // DTM blocks whose offsets and bytes still make sense, then the
+    // distance index's check, then the prefix's, which covers both.
+    if slots > 0 && (1..=2).contains(&width) && blocks == stated_blocks {
+        if let Ok(p) = Layout::places(payload, payload_at, size) {
+            let parts = 2 * size.div_ceil(slots);
+            reseal_dtm(payload, &p.index, p.data_at, parts, slots, width);
+        }
     }
-    // Saturating: `size` and the fields may be anything here.
-    let dtm_parts = 2 * size.div_ceil(slots);
-    let index = DtmIndexAt::new(prefix_len as u64, blocks as u64, dtm_parts);
-    let (offsets_at, records_at, data_at) = (index.offsets, index.records, index.data);
+    let check = prefix_check(&payload[..prefix_len]);
+    payload[20..24].copy_from_slice(&check.to_le_bytes());
+    true
+}
+
+/// [`reseal_checks`] of the DTM part checks and the distance index check
+/// (`index`, data at `data_at`, `dtm_parts` parts of blocks of `slots`
+/// slots, `width` bytes a distance).
+fn reseal_dtm(
+    payload: &mut [u8],
+    index: &DtmIndexAt,
+    data_at: u64,
+    dtm_parts: u64,
+    slots: u64,
+    width: u64,
+) {
+    let len = payload.len();
+    let (offsets_at, records_at) = (index.offsets, index.records);
     let at = |o: u64| usize::try_from(o).ok().filter(|&o| o <= len);
     let offset = |p: &[u8], k: u64| at(offsets_at.saturating_add(8 * k)).and_then(|o| u64_at(p, o));
     let mut out = Vec::new();
@@ -376,13 +414,12 @@ pub fn reseal_checks(payload: &mut [u8], payload_at: u64, size: u64) -> bool {
             }
         }
     }
-    if let (Some(from), Some(to)) = (at(index.offsets), at(index.check.saturating_add(4))) {
+    if let (Some(from), Some(to)) = (at(index.offsets), at(index.end)) {
         if from + 4 <= to {
             let check = dtm::index_check(&payload[from..to - 4]).to_le_bytes();
             payload[to - 4..to].copy_from_slice(&check);
         }
     }
-    true
 }
 
 /// Zero bytes that put the WDL blocks, which follow `prefix` payload bytes,
@@ -482,15 +519,15 @@ impl Layout {
     /// From the fixed fields (the first [`Layout::FIXED_LEN`] bytes of the
     /// payload, at file offset `payload_at`): the length of everything
     /// before the WDL blocks (fixed fields, dictionary, block index,
-    /// padding). An error names what is wrong, including a payload of an
-    /// older version.
+    /// distance index, padding): what opening the table reads. An error
+    /// names what is wrong, including a payload of an older version.
     pub fn prefix_len(fixed: &[u8], payload_at: u64, size: u64) -> Result<u64, LayoutError> {
         if fixed.len() < FIXED_LEN {
             return Err(LayoutError::Corrupt(
                 "compressed payload shorter than its fixed fields".into(),
             ));
         }
-        if fixed[..4] != PAYLOAD_VERSION {
+        if fixed[..4] != PAYLOAD_VERSION && fixed[..4] != PAYLOAD_VERSION_0_2 {
             return Err(
                 if u32_at(fixed, 0) == Some(4096) || OLDER_VERSIONS.iter().any(|v| fixed[..4] == *v)
                 {
@@ -504,11 +541,42 @@ impl Layout {
         if shift >= 64 {
             return Err(LayoutError::Corrupt(format!("sparse shift {shift}")));
         }
-        let symbols = u32_at(fixed, 12).expect("fixed fields") as u64;
-        let blocks = u32_at(fixed, 16).expect("fixed fields") as u64;
-        let sparse = size.div_ceil(1 << shift);
-        let prefix = FIXED_LEN as u64 + 9 * symbols + 8 * blocks + 4 + 4 * sparse;
-        Ok(prefix + block_padding(payload_at, prefix))
+        Ok(Self::places(fixed, payload_at, size)?.blocks_at)
+    }
+
+    /// Where the parts of the payload lie, from the fixed fields (checked
+    /// by [`Layout::prefix_len`]): `JTZ6` keeps the distance index in the
+    /// prefix, `JTZ4` after the WDL blocks.
+    fn places(fixed: &[u8], payload_at: u64, size: u64) -> Result<Places, LayoutError> {
+        let field = |o: usize| u32_at(fixed, o).expect("fixed fields") as u64;
+        let (dtm_slots, symbols, blocks) = (field(4), field(12), field(16));
+        if dtm_slots == 0 {
+            return Err(LayoutError::Corrupt("0 DTM slots per block".into()));
+        }
+        let sparse = size.div_ceil(1 << fixed[9]);
+        let front = FIXED_LEN as u64 + 9 * symbols + 8 * blocks + 4 + 4 * sparse;
+        let dtm_parts = 2 * size.div_ceil(dtm_slots);
+        let pad = |end: u64| end + block_padding(payload_at, end);
+        let blocks_len = blocks.saturating_mul(BLOCK_BYTES as u64);
+        Ok(if fixed[..4] == PAYLOAD_VERSION_0_2 {
+            let blocks_at = pad(front);
+            let index = DtmIndexAt::new(blocks_at.saturating_add(blocks_len), blocks, dtm_parts);
+            Places {
+                blocks_at,
+                index,
+                data_at: index.end,
+            }
+        } else {
+            let index = DtmIndexAt::new(front, blocks, dtm_parts);
+            let blocks_at = pad(index.end);
+            Places {
+                blocks_at,
+                index,
+                data_at: blocks_at
+                    .saturating_add(blocks_len)
+                    .saturating_add(READ_AHEAD as u64),
+            }
+        })
     }
 
     /// Parses and checks the layout. `prefix` is the start of the payload
@@ -562,10 +630,13 @@ impl Layout {
         let starts_at = lens_at + n_symbols;
         let sparse_at = starts_at + 8 * blocks as usize + 4;
         check_block_index(prefix, starts_at, sparse_at, blocks, sparse_shift, size)?;
-        let blocks_at = prefix_len;
         let dtm_blocks = size.div_ceil(dtm_slots);
-        let index = DtmIndexAt::new(blocks_at, blocks, 2 * dtm_blocks);
-        let expected = index.data.checked_add(dtm_len);
+        let Places {
+            blocks_at,
+            index,
+            data_at,
+        } = Self::places(prefix, payload_at, size)?;
+        let expected = data_at.checked_add(dtm_len);
         if expected != Some(payload_len) {
             return Err(bad(format!(
                 "payload of {payload_len} bytes, its block index implies {}",
@@ -591,8 +662,8 @@ impl Layout {
             offsets_at: payload_at + index.offsets,
             records_at: payload_at + index.records,
             ranks_at: payload_at + index.ranks,
-            index_len: index.data - index.offsets,
-            data_at: payload_at + index.data,
+            index_len: index.end - index.offsets,
+            data_at: payload_at + data_at,
             data_len: dtm_len,
         };
         Ok(Layout {
@@ -658,6 +729,14 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+/// Payload offsets of the WDL blocks, the distance index and the DTM data
+/// (see [`Layout::places`]).
+struct Places {
+    blocks_at: u64,
+    index: DtmIndexAt,
+    data_at: u64,
 }
 
 /// Why a compressed payload cannot be read.

@@ -1,33 +1,39 @@
-//! Sectioned payloads (`JTZ5`): a compressed table of more than
+//! Sectioned payloads (`JTZ7`): a compressed table of more than
 //! [`SECTION_SLOTS`] index slots is cut into sections of that many slots
-//! (the last holds the rest), each a complete `JTZ4` payload of its own
+//! (the last holds the rest), each a complete `JTZ6` payload of its own
 //! (dictionary, block index, WDL blocks, distances) over its slots
 //! numbered from 0.
 //!
-//! Why: the `JTZ4` block index numbers slots in 32 bits, and building one
+//! (`JTZ5`, written by development versions of 0.3, is the same table
+//! over `JTZ4` sections, and is still read.)
+//!
+//! Why: the `JTZ6` block index numbers slots in 32 bits, and building one
 //! payload holds about 10 bytes a slot in memory (`jungletb compress` of
 //! ELTvEL, 233 M slots: 2.38 GB peak), which for a 6-piece table of 5 ×
 //! 10^9 slots would be some 50 GB. A section of 2^29 slots takes about 5.5
 //! GB to build, sections can be built in parallel, and the probe path
-//! stays that of `JTZ4` after one division. Tables up to 2^29 slots (every
-//! material up to 5 pieces) keep the single `JTZ4` payload, byte for byte.
+//! stays that of `JTZ6` after one division. Tables up to 2^29 slots (every
+//! material up to 5 pieces) keep a single `JTZ6` payload.
 //!
 //! Layout (little-endian), after the file header:
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 4 | payload version: `JTZ5` |
+//! | 0 | 4 | payload version: `JTZ7` |
 //! | 4 | 4 | sections `c` |
 //! | 8 | 8 | slots per section, a multiple of the DTM block ([`SECTION_SLOTS`] as written by jungletb; every section but the last holds this many) |
-//! | 16 | 16 × c | per section: its `JTZ4` payload's offset from this payload's start (u64) and its length (u64) |
+//! | 16 | 16 × c | per section: its `JTZ6` payload's offset from this payload's start (u64) and its length (u64) |
 //! | 16 + 16c | 4 | CRC-32 of the bytes above |
 //! | … | | zero padding; each section starts on a 64-byte boundary of the file, in order, without overlap |
 
 use super::{LayoutError, DTM_BLOCK_SLOTS};
 
 /// The payload version tag of a sectioned payload.
-pub const SECTIONS_VERSION: [u8; 4] = *b"JTZ5";
-/// Slots per section, and the most a table may have to be one `JTZ4`
+pub const SECTIONS_VERSION: [u8; 4] = *b"JTZ7";
+/// The same section table over `JTZ4` sections (0.3 development
+/// versions): read like `JTZ7`, each section by its own tag.
+const SECTIONS_OF_JTZ4: [u8; 4] = *b"JTZ5";
+/// Slots per section, and the most a table may have to be one `JTZ6`
 /// payload (a multiple of the DTM block).
 pub const SECTION_SLOTS: u64 = 1 << 29;
 const _: () = assert!(SECTION_SLOTS.is_multiple_of(DTM_BLOCK_SLOTS as u64));
@@ -39,7 +45,7 @@ pub struct SectionAt {
     pub first_slot: u64,
     /// Its slots.
     pub slots: u64,
-    /// File offset of its `JTZ4` payload.
+    /// File offset of its `JTZ6` payload.
     pub at: u64,
     /// Length of its payload.
     pub len: u64,
@@ -47,7 +53,8 @@ pub struct SectionAt {
 
 /// True if `fixed` (the payload's first bytes) starts a sectioned payload.
 pub fn is_sectioned(fixed: &[u8]) -> bool {
-    fixed.get(..4) == Some(&SECTIONS_VERSION[..])
+    let tag = fixed.get(..4);
+    tag == Some(&SECTIONS_VERSION[..]) || tag == Some(&SECTIONS_OF_JTZ4[..])
 }
 
 /// True if a table of `size` slots is written as sections.

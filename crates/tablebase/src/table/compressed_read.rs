@@ -11,8 +11,8 @@ use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// One `JTZ4` payload of a compressed table: the whole table, or one
-/// section of a sectioned (`JTZ5`) one. Slots passed with a part are
+/// One `JTZ6` payload of a compressed table: the whole table, or one
+/// section of a sectioned (`JTZ7`) one. Slots passed with a part are
 /// numbered within it.
 #[derive(Debug)]
 pub(super) struct Part {

@@ -1,6 +1,6 @@
-//! Reading a compressed table's layout when it opens: one `JTZ4` payload
-//! or the sections of a `JTZ5` one, each part's fixed fields, prefix and
-//! distance index, checked before any probe reads a block.
+//! Reading a compressed table's layout when it opens: one `JTZ6` payload
+//! or the sections of a `JTZ7` one, each part's fixed fields and prefix
+//! (the distance index in it), checked before any probe reads a block.
 
 use super::compressed_read::{Compressed, Part};
 use super::{read_range, Source};
@@ -39,7 +39,7 @@ pub(super) fn parse(
     };
     let fixed_len = (Layout::FIXED_LEN as u64).min(payload_len) as usize;
     let fixed = read(offset, fixed_len)?;
-    // One JTZ4 payload over the whole table, or sections of them.
+    // One JTZ6 payload over the whole table, or sections of them.
     let (per_part, ranges) = if sections::is_sectioned(&fixed) {
         let count = sections::stated_sections(&fixed).map_err(layout_error)?;
         let table_len = sections::table_len(count).min(payload_len) as usize;
@@ -64,11 +64,22 @@ pub(super) fn parse(
         let prefix_len = Layout::prefix_len(&fixed, at, slots).map_err(layout_error)?;
         let prefix = read(at, prefix_len.min(part_len) as usize)?;
         let layout = Layout::parse(&prefix, at, part_len, slots).map_err(layout_error)?;
-        let dtm_index = read(
-            layout.dtm.offsets_at,
-            usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?,
-        )?;
-        layout.check_dtm_index(&dtm_index).map_err(layout_error)?;
+        // The distance index lies in the prefix (`JTZ6`), or after the
+        // WDL blocks (`JTZ4`): read apart.
+        let index_len =
+            usize::try_from(layout.dtm.index_len).map_err(|_| corrupt("DTM index".into()))?;
+        let in_prefix = usize::try_from(layout.dtm.offsets_at - at)
+            .ok()
+            .and_then(|from| prefix.get(from..from.checked_add(index_len)?));
+        let apart;
+        let dtm_index = match in_prefix {
+            Some(index) => index,
+            None => {
+                apart = read(layout.dtm.offsets_at, index_len)?;
+                &apart[..]
+            }
+        };
+        layout.check_dtm_index(dtm_index).map_err(layout_error)?;
         let dtm_parts = 2 * layout.dtm.blocks;
         if parts
             .first()

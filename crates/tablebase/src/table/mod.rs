@@ -447,16 +447,26 @@ impl Table {
             })
     }
 
-    /// The byte ranges (start, length) that opening this table reads: the
-    /// first 64 KiB (the header, and all of a small table), then, for a
-    /// compressed table, its block index and distance index (its
-    /// sections' for a sectioned one). A caller fetching a table over a
+    /// The byte ranges (start, length) that opening this table reads, in
+    /// order, overlapping and adjacent ones merged: the first 64 KiB (the
+    /// header, and all of a small table) and, for a compressed table, its
+    /// block index and distance index, which lie at the front of its
+    /// payload (of each section of a sectioned one). So a table of one
+    /// payload opens with one range. A caller fetching a table over a
     /// network fetches them together, in one round (`jungletb site` lists
     /// them in its manifest).
     pub fn open_ranges(&self) -> Vec<(u64, u64)> {
-        let mut out = vec![(0, self.file_len.min(1 << 16))];
+        let mut ranges = vec![(0, self.file_len.min(1 << 16))];
         if let Some(c) = &self.layout {
-            out.extend(c.opened.iter().copied());
+            ranges.extend(c.opened.iter().copied());
+        }
+        ranges.sort_unstable();
+        let mut out: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+        for (at, len) in ranges {
+            match out.last_mut() {
+                Some((start, n)) if at <= *start + *n => *n = (*n).max(at + len - *start),
+                _ => out.push((at, len)),
+            }
         }
         out
     }
