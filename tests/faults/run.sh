@@ -5,7 +5,8 @@
 # a table's name is ever incomplete, and a later run on a healthy disk ends
 # byte-identical to an undisturbed run. Then a table deleted and another
 # corrupted between runs (verify names the damage; generate keeps the
-# damaged file aside and makes both again), and a solve inside a cgroup
+# damaged file aside and makes both again), a 5-piece solve stopped by
+# SIGTERM and resumed from its checkpoints, and a solve inside a cgroup
 # whose memory limit is below the material's working set.
 #
 #   tests/faults/run.sh [path/to/jungletb]
@@ -105,6 +106,43 @@ for f in "$work/ref/standard"/*.jtb; do
 done
 ls "$mnt/standard"/LvR.jtb.invalid-* >/dev/null 2>&1 || fail "the corrupted LvR was not kept aside"
 say "deleted + corrupted table: verify named it, generate kept it as $(basename "$(ls "$mnt/standard"/LvR.jtb.invalid-* | head -1)") and regenerated both byte-identical"
+
+# 6. SIGTERM (what Slurm sends before a time limit) during a 5-piece
+#    solve, twice: each time generate saves a checkpoint at its next level
+#    and exits with 75, nothing carries the table's name, and the last run
+#    resumes to the table the solver wrote before checkpoints existed
+#    (payload CRC in tests/data/table-crcs-d5cb911.txt). A signal that
+#    lands in the sweep (no checkpoint: exit 1) is retried later.
+term="$work/term"
+"$bin" generate --out "$term" --material ELTvE --material ELTvT --material ETvET \
+  --material ELvET --material LTvET --threads 2 --quiet
+stops=0
+for delay in 20 5 8 12 30; do
+  [ "$stops" -lt 2 ] || break
+  "$bin" generate --out "$term" --material ELTvET --threads 2 --quiet 2>"$work/term.err" &
+  pid=$!
+  sleep "$delay"
+  kill -TERM "$pid" 2>/dev/null || true
+  status=0
+  wait "$pid" || status=$?
+  [ ! -e "$term/standard/ELTvET.jtb" ] || break # finished before the signal
+  [ ! -e "$term/standard/ELTvET.checkpoint.tmp" ] || fail "a half-written checkpoint was left"
+  if [ "$status" = 75 ]; then
+    [ -s "$term/standard/ELTvET.checkpoint" ] || fail "exit 75 without a checkpoint"
+    grep -q "saved in" "$work/term.err" || fail "no word of the checkpoint: $(cat "$work/term.err")"
+    stops=$((stops + 1))
+  elif [ "$status" != 1 ]; then
+    fail "SIGTERM: exit $status ($(cat "$work/term.err"))"
+  fi
+done
+[ "$stops" -ge 1 ] || fail "no SIGTERM landed between levels"
+"$bin" generate --out "$term" --material ELTvET --threads 2 --quiet
+[ ! -e "$term/standard/ELTvET.checkpoint" ] || fail "the checkpoint outlived its table"
+want=$(awk '$1 == "ELTvET" {print $2}' "$here/../data/table-crcs-d5cb911.txt")
+got=$("$bin" info "$term/standard/ELTvET.jtb" | awk '/payload crc32/ {print $3}')
+[ "$got" = "$want" ] || fail "ELTvET resumed from $stops checkpoint(s): payload CRC $got, want $want"
+say "SIGTERM: ELTvET stopped with a checkpoint $stops time(s), resumed byte-identical ($got)"
+rm -rf "$term"
 
 # 5. A memory limit below the working set (cgroup v1 or v2): ELvTR with
 #    --mem at its minimum (70M) in a cgroup limited to 48 MB, below what the

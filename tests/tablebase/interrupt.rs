@@ -1,7 +1,8 @@
 //! A generation told to stop ([`generate_until`]) stops cleanly: the
 //! tables finished before are kept, nothing of the interrupted material is
-//! left, and the same request again ends with the tables an uninterrupted
-//! run writes, byte for byte.
+//! left but its checkpoint (when stopped between levels of its solve), and
+//! the same request again ends with the tables an uninterrupted run
+//! writes, byte for byte, and no checkpoint.
 
 use jungletb::indexer::Material;
 use jungletb::rules::Ruleset;
@@ -73,7 +74,9 @@ fn a_stopped_generation_keeps_finished_tables_leaves_nothing_else_and_resumes_id
             },
             2,
         ),
-        // The first solve stops inside: no table at all is written.
+        // The first solve stops inside (at its first level, since the
+        // sweep of so small a material is one group): no table at all is
+        // written, only its checkpoint.
         (
             "inside a solve",
             &|e| matches!(e, GenerateEvent::Swept(_)),
@@ -83,9 +86,18 @@ fn a_stopped_generation_keeps_finished_tables_leaves_nothing_else_and_resumes_id
     for (when, trip, kept) in cases {
         let root = tempfile::tempdir().unwrap();
         let err = run_stopping_at(root.path(), trip).expect_err(when);
-        let SolveError::Interrupted { material } = err else {
-            panic!("{when}: {err}")
+        let (material, checkpoint) = match err {
+            SolveError::Interrupted { material } => (material, None),
+            SolveError::Checkpointed { material, path, .. } => (material, Some(path)),
+            err => panic!("{when}: {err}"),
         };
+        if let Some(path) = &checkpoint {
+            assert_eq!(
+                path.file_name().unwrap(),
+                &*format!("{material}.checkpoint")
+            );
+            std::fs::remove_file(path).expect("the checkpoint");
+        }
         let left = files(root.path());
         // Only finished tables are there, each identical to the whole run's;
         // the interrupted material has no table and no working directory.
@@ -106,6 +118,11 @@ fn a_stopped_generation_keeps_finished_tables_leaves_nothing_else_and_resumes_id
             .filter(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with(".locks"))
             .count();
         assert_eq!(dirs, 0, "{when}: a working directory was left");
+        if let Some(path) = &checkpoint {
+            // Put back, so that the resumed run starts from it.
+            run_stopping_at(root.path(), |e| matches!(e, GenerateEvent::Swept(_))).expect_err(when);
+            assert!(path.exists(), "{when}: no checkpoint the second time");
+        }
         run_stopping_at(root.path(), |_| false).expect("the resumed run");
         assert_eq!(
             files(root.path()),

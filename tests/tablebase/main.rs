@@ -5,6 +5,7 @@
 mod bad_tables;
 mod big_files;
 mod byte_identity;
+mod checkpoint;
 mod compressed;
 mod dont_cares;
 mod eviction;

@@ -6,9 +6,10 @@ use crate::progress::Progress;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate_with, Calibration, GenerateOptions, Plan};
+use jungletb_solver::{generate_until, Calibration, GenerateOptions, Plan};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Arguments of `generate`.
 #[derive(ClapArgs, Debug)]
@@ -83,16 +84,25 @@ pub fn run(a: Args) -> CmdResult {
     if !a.quiet {
         announce(&plan, a.threads);
     }
-    // Ctrl-C: finished tables are safe (they appear only by atomic rename)
-    // and the next run clears what this one leaves; say so, and leave the
-    // terminal on a fresh line.
+    // Ctrl-C or SIGTERM (Slurm's time limit and preemption send it): the
+    // solve stops at its next level and saves a checkpoint, which the same
+    // command resumes from; a second signal quits at once. Finished tables
+    // are safe either way (they appear only by atomic rename), and the
+    // next run clears what this one leaves.
+    static STOP: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
-        eprintln!("\njungletb: interrupted; run the same command again to resume (finished tables are kept)");
-        std::process::exit(130);
+        if STOP.swap(true, Ordering::Relaxed) {
+            eprintln!("\njungletb: interrupted; run the same command again to resume (finished tables are kept)");
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\njungletb: stopping: the solve under way saves a checkpoint at its next level \
+             (a signal again quits at once)"
+        );
     });
     let progress = Progress::new(a.quiet, a.verbose);
     let pool = thread_pool(a.threads)?;
-    let report = pool.install(|| generate_with(&opts, &|e| progress.event(e)));
+    let report = pool.install(|| generate_until(&opts, &|e| progress.event(e), &STOP));
     progress.finish();
     let report = report?;
     if !a.quiet {

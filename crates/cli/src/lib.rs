@@ -85,9 +85,28 @@ enum Command {
     Render(cmd_render::Args),
 }
 
+/// The exit status of a solve stopped with its checkpoint saved, which
+/// the same command resumes (the Slurm scripts requeue on it): 75,
+/// `EX_TEMPFAIL`.
+pub const EXIT_CHECKPOINTED: u8 = 75;
+
+/// The exit status of a command that failed with `e`: 1, or
+/// [`EXIT_CHECKPOINTED`].
+fn exit_code_of(e: &(dyn std::error::Error + 'static)) -> u8 {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if let Some(jungletb_solver::SolveError::Checkpointed { .. }) = c.downcast_ref() {
+            return EXIT_CHECKPOINTED;
+        }
+        cause = c.source();
+    }
+    1
+}
+
 /// Runs the command line on `args` (the program name first, as
 /// [`std::env::args_os`] gives it) and returns the process's exit status:
-/// 0 on success, 1 on failure (the error and its hint on stderr), 2 for
+/// 0 on success, 1 on failure (the error and its hint on stderr; 75 for
+/// a solve stopped with its checkpoint saved, [`EXIT_CHECKPOINTED`]), 2 for
 /// bad arguments (clap's message). `--help` and `--version` print and
 /// return 0.
 pub fn run<I, T>(args: I) -> u8
@@ -125,7 +144,7 @@ where
             // The whole cause chain on one line ("a: b: c"), then what to
             // do about it, if we know.
             advice::eprint_error(&advice::chain(e.as_ref()), advice::hint_for(e.as_ref()));
-            1
+            exit_code_of(e.as_ref())
         }
     }
 }

@@ -55,7 +55,9 @@ pub fn probe(e: ProbeError) -> PyErr {
 pub fn solve(e: SolveError) -> PyErr {
     let message = jungletb_wire::chain(&e);
     match e {
-        SolveError::Interrupted { .. } => PyKeyboardInterrupt::new_err(message),
+        SolveError::Interrupted { .. } | SolveError::Checkpointed { .. } => {
+            PyKeyboardInterrupt::new_err(message)
+        }
         SolveError::Io { .. } | SolveError::NoSpace { .. } | SolveError::SpaceUnknown { .. } => {
             PyOSError::new_err(message)
         }

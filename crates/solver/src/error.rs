@@ -34,6 +34,26 @@ pub enum SolveError {
         /// The material being solved.
         material: Material,
     },
+    /// The caller asked the solve of `material` to stop and gave it a
+    /// checkpoint file: the state between two levels is saved there, and
+    /// the same solve started again resumes from it (see
+    /// [`Watch::checkpoint`](crate::Watch)).
+    Checkpointed {
+        /// The material being solved.
+        material: Material,
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The level the solve resumes at.
+        level: u16,
+    },
+    /// A checkpoint that cannot be resumed from: of another jungletb
+    /// version, material or rule set, or damaged. It is left as it is.
+    CheckpointRefused {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// A memory budget below what the solve of `material` needs to make
     /// progress (its frontier bitmaps, buffers and, for a 6-piece material, the
     /// propagation's buckets).
@@ -158,6 +178,23 @@ impl fmt::Display for SolveError {
                 "interrupted while solving {material}; the tables finished before it are kept, \
                  and the same request again resumes"
             ),
+            SolveError::Checkpointed {
+                material,
+                path,
+                level,
+            } => write!(
+                f,
+                "stopped while solving {material}: its state at level {level} is saved in {}, \
+                 and the same request again resumes there",
+                path.display()
+            ),
+            SolveError::CheckpointRefused { path, reason } => {
+                write!(
+                    f,
+                    "{}: cannot resume from this checkpoint: {reason}",
+                    path.display()
+                )
+            }
             SolveError::MemoryTooSmall {
                 budget,
                 material,
@@ -266,6 +303,8 @@ impl std::error::Error for SolveError {
             SolveError::Disagrees { source, .. } => Some(&**source),
             SolveError::MemoryTooSmall { .. }
             | SolveError::Interrupted { .. }
+            | SolveError::Checkpointed { .. }
+            | SolveError::CheckpointRefused { .. }
             | SolveError::NoSpace { .. }
             | SolveError::DistanceOverflow { .. }
             | SolveError::TooManyMoves { .. }

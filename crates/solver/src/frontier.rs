@@ -78,6 +78,36 @@ impl Frontier {
     }
 }
 
+impl Frontier {
+    /// Writes the set's words (for a checkpoint; nobody may insert
+    /// meanwhile).
+    pub(crate) fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        for chunk in self.words.chunks(1 << 13) {
+            let bytes: Vec<u8> = chunk
+                .iter()
+                .flat_map(|x| x.load(Relaxed).to_le_bytes())
+                .collect();
+            w.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// A set over `slots` slots read back from what [`Frontier::write_to`]
+    /// wrote.
+    pub(crate) fn read_from(r: &mut impl std::io::Read, slots: usize) -> std::io::Result<Frontier> {
+        let f = Frontier::new(slots);
+        let mut buf = vec![0u8; 8 << 13];
+        for chunk in f.words.chunks(1 << 13) {
+            let bytes = &mut buf[..8 * chunk.len()];
+            r.read_exact(bytes)?;
+            for (x, b) in chunk.iter().zip(bytes.chunks_exact(8)) {
+                x.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
+            }
+        }
+        Ok(f)
+    }
+}
+
 /// Calls `f` with the slot of every set bit of word `w`'s `bits`, in order.
 #[inline]
 fn each_bit(w: u64, mut bits: u64, f: &mut impl FnMut(u64)) {

@@ -1,5 +1,6 @@
 //! Generating every table of a request, in dependency order.
 
+use crate::checkpoint::checkpoint_path;
 use crate::claim::Claim;
 use crate::error::SolveError;
 use crate::files::move_aside;
@@ -280,9 +281,12 @@ fn solve_one(
         slots: index.size(),
     });
     let on_progress = |k| on_event(GenerateEvent::Swept(k));
+    let checkpoint = checkpoint_path(dir, m);
     let watch = Watch {
         on_progress: &on_progress,
+        on_level: &|_| {},
         stop,
+        checkpoint: Some(&checkpoint),
     };
     let (raw, stats) = solve_material_until(
         m,
@@ -294,6 +298,13 @@ fn solve_one(
         watch,
     )?;
     let written = write_table(dir, rules, &index, &raw)?;
+    // The table is safe: its checkpoint is not needed any more.
+    match std::fs::remove_file(&checkpoint) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(SolveError::io(&checkpoint, "removing the checkpoint", e))
+        }
+        _ => {}
+    }
     Ok(MaterialReport {
         material: m,
         solved: true,

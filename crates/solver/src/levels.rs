@@ -59,6 +59,62 @@ impl LevelLists {
         n
     }
 
+    /// Writes the lists (for a checkpoint): per kind, the number of
+    /// levels, then per level its number, and for a sorted list its next
+    /// slot, length and LEB128 bytes, for an unsorted one its slots.
+    pub(crate) fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        w.write_all(&(self.sorted.len() as u64).to_le_bytes())?;
+        for (level, list) in &self.sorted {
+            w.write_all(&level.to_le_bytes())?;
+            w.write_all(&list.next.to_le_bytes())?;
+            w.write_all(&list.len.to_le_bytes())?;
+            let bytes: u64 = list.blocks.iter().map(|b| b.len() as u64).sum();
+            w.write_all(&bytes.to_le_bytes())?;
+            for b in &list.blocks {
+                w.write_all(b)?;
+            }
+        }
+        w.write_all(&(self.unsorted.len() as u64).to_le_bytes())?;
+        for (level, list) in &self.unsorted {
+            w.write_all(&level.to_le_bytes())?;
+            w.write_all(&(list.len() as u64).to_le_bytes())?;
+            let bytes: Vec<u8> = list.iter().flat_map(|s| s.to_le_bytes()).collect();
+            w.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Lists read back from what [`LevelLists::write_to`] wrote. Lengths
+    /// are trusted only as far as the bytes go (a damaged one ends the
+    /// input early; the caller's checksum refuses the rest).
+    pub(crate) fn read_from(r: &mut impl std::io::Read) -> std::io::Result<LevelLists> {
+        use crate::checkpoint::{u16_of, u64_of};
+        let mut lists = LevelLists::default();
+        for _ in 0..u64_of(r)? {
+            let level = u16_of(r)?;
+            let (next, len, bytes) = (u64_of(r)?, u64_of(r)?, u64_of(r)?);
+            let mut blocks = Vec::new();
+            let mut left = bytes;
+            while left > 0 {
+                let n = left.min(MAX_BLOCK as u64);
+                blocks.push(read_up_to(r, n)?);
+                left -= n;
+            }
+            lists.sorted.insert(level, SortedList { blocks, next, len });
+        }
+        for _ in 0..u64_of(r)? {
+            let level = u16_of(r)?;
+            let n = u64_of(r)?;
+            let bytes = read_up_to(r, n.saturating_mul(8))?;
+            let slots = bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+                .collect();
+            lists.unsorted.insert(level, slots);
+        }
+        Ok(lists)
+    }
+
     /// Bytes the lists hold (their capacity).
     #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
@@ -70,6 +126,17 @@ impl LevelLists {
                 .map(|l| l.capacity() * 8)
                 .sum::<usize>()
     }
+}
+
+/// `n` bytes of `r` (an error if it has fewer), read as they come: a
+/// damaged length runs out of input instead of allocating it.
+fn read_up_to(r: &mut impl std::io::Read, n: u64) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut *r, n), &mut out)?;
+    if (out.len() as u64) < n {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(out)
 }
 
 /// An increasing list of slots as LEB128 differences, in blocks that grow

@@ -39,6 +39,7 @@
 #![warn(missing_debug_implementations)]
 
 mod cell;
+mod checkpoint;
 mod claim;
 mod compress;
 mod context;
@@ -61,6 +62,7 @@ mod verify;
 mod verify_files;
 mod work;
 
+pub use checkpoint::checkpoint_path;
 pub use compress::{compress, CompressEvent, CompressOptions, CompressReport, CompressedTable};
 pub use error::SolveError;
 pub use files::select_files;

@@ -259,6 +259,14 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     let _ = writeln!(s, "#SBATCH --cpus-per-task={}", opts.cpus_per_task.max(1));
     let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
     let _ = writeln!(s, "#SBATCH --time={}", slurm_time(job.minutes));
+    // SIGTERM to the script this long before the limit: generate saves a
+    // checkpoint at its next level (see below).
+    let _ = writeln!(
+        s,
+        "#SBATCH --signal=B:TERM@{}",
+        signal_lead_seconds(job.minutes)
+    );
+    let _ = writeln!(s, "#SBATCH --requeue");
     let _ = writeln!(
         s,
         "#SBATCH --output={}",
@@ -302,8 +310,34 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
     // in bash before 4.4 (RHEL 7's 4.2 among them).
     cmd.push("${args[@]+\"${args[@]}\"}".into());
-    let _ = writeln!(s, "exec {}", cmd.join(" "));
+    // SIGTERM (the time limit's warning, or preemption) goes to this
+    // script: passed on, generate saves its solve's state at the next
+    // level and exits with 75, and the task is requeued to resume there.
+    let _ = writeln!(s, "{} &", cmd.join(" "));
+    let _ = writeln!(s, "pid=$!");
+    let _ = writeln!(s, "trap 'kill -TERM \"$pid\" 2>/dev/null || true' TERM");
+    let _ = writeln!(s, "status=0");
+    let _ = writeln!(s, "wait \"$pid\" || status=$?");
+    let _ = writeln!(
+        s,
+        "# A wait cut short by the trap: wait for generate itself.\n\
+         if [ \"$status\" -gt 128 ]; then status=0; wait \"$pid\" || status=$?; fi"
+    );
+    let _ = writeln!(
+        s,
+        "if [ \"$status\" -eq 75 ]; then\n  \
+         scontrol requeue \"${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}\"\n\
+         fi"
+    );
+    let _ = writeln!(s, "exit \"$status\"");
     s
+}
+
+/// Seconds before a task's limit of `minutes` that Slurm sends SIGTERM:
+/// a tenth of the limit, between one and ten minutes (time to finish a
+/// 6-piece level and write its checkpoint, 2¼ bytes a slot).
+fn signal_lead_seconds(minutes: u64) -> u64 {
+    (minutes * 6).clamp(60, 600)
 }
 
 /// Minutes as Slurm's `D-HH:MM:SS`.
@@ -392,6 +426,9 @@ mod tests {
         assert!(submit.find("level-2.sbatch").unwrap() < submit.find("level-3.sbatch").unwrap());
         assert!(submit.contains("dependency=(--dependency=afterok$level_jobs)"));
         let level = std::fs::read_to_string(out.join("level-3.sbatch")).unwrap();
+        assert!(level.contains("#SBATCH --signal=B:TERM@"));
+        assert!(level.contains("#SBATCH --requeue"));
+        assert!(level.contains("scontrol requeue"));
         assert!(level.contains("#SBATCH --array=0-"));
         assert!(level.contains("%4"));
         assert!(level.contains("'/shared/it'\\''s here'"));

@@ -7,6 +7,7 @@
 use crate::cell::{
     is_undecided, loss, undecided, weight, win, MAX_COUNT, MAX_FLOOR, MAX_WORK_PLIES,
 };
+use crate::checkpoint::{self, Identity, Resume};
 use crate::context::Ctx;
 use crate::error::SolveError;
 use crate::frontier::Frontier;
@@ -91,7 +92,9 @@ pub fn solve_material_with(
     let never = AtomicBool::new(false);
     let watch = Watch {
         on_progress,
+        on_level: &|_| {},
         stop: &never,
+        checkpoint: None,
     };
     solve_material_until(
         material,
@@ -109,11 +112,23 @@ pub fn solve_material_with(
 pub struct Watch<'a> {
     /// Called with counts of positions swept (from worker threads).
     pub on_progress: &'a (dyn Fn(u64) + Sync),
+    /// Called before each level of the propagation with its number (from
+    /// the solving thread, between levels).
+    pub on_level: &'a (dyn Fn(u16) + Sync),
     /// Once set, the solve stops at the next group of the sweep or the
     /// next level of the propagation (a level of a 6-piece material may
-    /// take minutes; every smaller one, well under a second) and returns
-    /// [`SolveError::Interrupted`]: nothing of it is kept.
+    /// take minutes; every smaller one, well under a second). In the
+    /// sweep, or without a [`Watch::checkpoint`], it returns
+    /// [`SolveError::Interrupted`] and nothing of it is kept; between
+    /// levels with one, it saves its state there and returns
+    /// [`SolveError::Checkpointed`].
     pub stop: &'a AtomicBool,
+    /// The checkpoint file (see [`crate::checkpoint_path`]): where a
+    /// stopped solve saves its state, and where a solve starts from if the
+    /// file is there (refused with [`SolveError::CheckpointRefused`] if it
+    /// is of another version, material or rule set, or damaged). The caller
+    /// removes it once the table is written.
+    pub checkpoint: Option<&'a Path>,
 }
 
 impl std::fmt::Debug for Watch<'_> {
@@ -153,6 +168,15 @@ pub fn solve_material_until(
     } else {
         WorkArray::file(work_dir, "cells", n, 2)?
     };
+    let id = Identity {
+        material,
+        rules,
+        slots: n as u64,
+    };
+    let resumed = match watch.checkpoint {
+        Some(path) if path.exists() => Some(checkpoint::load(path, &id, &cells)?),
+        _ => None,
+    };
     let ctx = Ctx {
         rules,
         tables: MoveTables::new(rules),
@@ -161,13 +185,25 @@ pub fn solve_material_until(
         cells: cells.atomic_u16(),
     };
 
-    // Pass 1: the forward sweep.
+    // Pass 1: the forward sweep (unless resumed between levels).
     let t0 = Instant::now();
-    let current = Frontier::new(n);
-    let next = Frontier::new(n);
-    let mut levels = LevelLists::default();
-    let (pending, pending_next) =
-        sweep_pass(&ctx, material, &watch, [&current, &next], &mut levels)?;
+    let start = match resumed {
+        Some(start) => start,
+        None => {
+            let current = Frontier::new(n);
+            let next = Frontier::new(n);
+            let mut levels = LevelLists::default();
+            let pending = sweep_pass(&ctx, material, &watch, [&current, &next], &mut levels)?;
+            Resume {
+                level: 0,
+                highest: 0,
+                pending,
+                current,
+                next,
+                levels,
+            }
+        }
+    };
     let mut stats = SolveStats {
         slots: n as u64,
         sweep: t0.elapsed(),
@@ -176,15 +212,8 @@ pub fn solve_material_until(
 
     // Pass 2: level by level.
     let t1 = Instant::now();
-    stats.levels = propagate_pass(
-        &ctx,
-        material,
-        propagation,
-        &watch,
-        [current, next],
-        levels,
-        (pending, pending_next),
-    )?;
+    let save = |path: &Path, state: &Resume| checkpoint::save(path, &id, &cells, state);
+    stats.levels = propagate_pass(&ctx, material, propagation, &watch, start, &save)?;
     drop(ctx);
     stats.propagate = t1.elapsed();
 
@@ -246,13 +275,18 @@ fn propagate_pass(
     material: Material,
     propagation: Propagation,
     watch: &Watch<'_>,
-    [mut current, mut next]: [Frontier; 2],
-    mut levels: LevelLists,
-    (mut pending, mut pending_next): (u64, u64),
+    start: Resume,
+    save: &dyn Fn(&Path, &Resume) -> Result<(), SolveError>,
 ) -> Result<u16, SolveError> {
     let n = ctx.index.size();
-    let mut d = 0u16;
-    let mut highest = 0u16;
+    let Resume {
+        level: mut d,
+        mut highest,
+        pending: (mut pending, mut pending_next),
+        mut current,
+        mut next,
+        mut levels,
+    } = start;
     // Which thread expands which slots, and where cell updates may be
     // plain (see `schedule.rs`).
     let threads = rayon::current_num_threads();
@@ -262,6 +296,30 @@ fn propagate_pass(
         .region_bits(n, threads)
         .map(|bits| ByRegions::new(n, bits, threads));
     loop {
+        // Between levels: the whole state is these variables (see
+        // `checkpoint.rs`).
+        (watch.on_level)(d);
+        if watch.stop.load(Ordering::Relaxed) {
+            let state = Resume {
+                level: d,
+                highest,
+                pending: (pending, pending_next),
+                current,
+                next,
+                levels,
+            };
+            return Err(match watch.checkpoint {
+                Some(path) => {
+                    save(path, &state)?;
+                    SolveError::Checkpointed {
+                        material,
+                        path: path.to_path_buf(),
+                        level: d,
+                    }
+                }
+                None => SolveError::Interrupted { material },
+            });
+        }
         pending += levels.take(d, |i| current.insert(i));
         if pending == 0 && pending_next == 0 {
             match levels.first_level() {

@@ -1,0 +1,282 @@
+//! Checkpoints: a solve stopped between two levels of the propagation
+//! (Slurm's time limit or preemption sends SIGTERM first) saves its whole
+//! state, and the same solve started again resumes from it.
+//!
+//! Between levels the state is the cells, the two frontiers, the lists of
+//! positions decided ahead of their level, the level and the two pending
+//! counts. Updates within a level commute and every level starts from
+//! this state alone, so a resumed solve writes the same bytes as one that
+//! never stopped (tested at several levels, on one and more threads). The
+//! work lost is the level under way when the signal came (on ELTvELT a
+//! level takes up to a few minutes), plus the time to write and read the
+//! file (2¼ bytes a slot).
+//!
+//! The file is written beside the tables as `<material>.checkpoint.tmp`
+//! and renamed to `<material>.checkpoint` once complete and synced, so a
+//! full disk or a kill during the write leaves the previous checkpoint (or
+//! none) and never a file that looks like a table. It names the jungletb
+//! version, the material, the rule set and the index size, and ends with
+//! a CRC-32 of everything before it: a checkpoint of another version,
+//! material or rule set, or a damaged one, is refused with
+//! [`SolveError::CheckpointRefused`], never used.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | `JTBCKPT1` |
+//! | 8 | 2 + v | the jungletb version (`u16` length, UTF-8) |
+//! | … | 2 + m | the material (`u16` length, UTF-8) |
+//! | … | 8 | the rule set's id |
+//! | … | 8 | index slots `n` |
+//! | … | 2 + 2 | the level to run next, the highest level run |
+//! | … | 8 + 8 | positions pending at that level and at the next |
+//! | … | 2n | the cells (`u16` each) |
+//! | … | 2 × 8⌈n/64⌉ | the frontiers of that level and of the next (`u64` words) |
+//! | … | | the level lists ([`LevelLists::write_to`]) |
+//! | … | 4 | CRC-32 of the bytes above |
+//!
+//! Integers are little-endian.
+
+use crate::error::SolveError;
+use crate::frontier::Frontier;
+use crate::levels::LevelLists;
+use crate::work::WorkArray;
+use jungletb_indexer::Material;
+use jungletb_rules::Ruleset;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"JTBCKPT1";
+
+/// Where the propagation stood between two levels.
+pub(crate) struct Resume {
+    /// The level to run next.
+    pub(crate) level: u16,
+    /// The highest level run so far.
+    pub(crate) highest: u16,
+    /// Positions pending at `level` and at the next.
+    pub(crate) pending: (u64, u64),
+    pub(crate) current: Frontier,
+    pub(crate) next: Frontier,
+    pub(crate) levels: LevelLists,
+}
+
+/// The checkpoint file of `material` in the tables directory `dir`.
+pub fn checkpoint_path(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{material}.checkpoint"))
+}
+
+/// What a checkpoint belongs to.
+pub(crate) struct Identity<'a> {
+    pub(crate) material: Material,
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) slots: u64,
+}
+
+/// A writer that keeps the CRC-32 of what passes through it.
+struct Checked<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for Checked<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// A reader that keeps the CRC-32 of what passes through it.
+struct CheckedRead<R> {
+    inner: R,
+    crc: crc32fast::Hasher,
+}
+
+impl<R: Read> Read for CheckedRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+fn write_text(w: &mut impl Write, s: &str) -> std::io::Result<()> {
+    w.write_all(&(s.len() as u16).to_le_bytes())?;
+    w.write_all(s.as_bytes())
+}
+
+/// Saves the state at `path` (through `path.tmp`, renamed when complete).
+pub(crate) fn save(
+    path: &Path,
+    id: &Identity<'_>,
+    cells: &WorkArray,
+    state: &Resume,
+) -> Result<(), SolveError> {
+    let tmp = tmp_path(path);
+    let write = || -> std::io::Result<()> {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = Checked {
+            inner: BufWriter::with_capacity(1 << 20, file),
+            crc: crc32fast::Hasher::new(),
+        };
+        w.write_all(MAGIC)?;
+        write_text(&mut w, env!("CARGO_PKG_VERSION"))?;
+        write_text(&mut w, &id.material.to_string())?;
+        w.write_all(&id.rules.id().to_le_bytes())?;
+        w.write_all(&id.slots.to_le_bytes())?;
+        w.write_all(&state.level.to_le_bytes())?;
+        w.write_all(&state.highest.to_le_bytes())?;
+        w.write_all(&state.pending.0.to_le_bytes())?;
+        w.write_all(&state.pending.1.to_le_bytes())?;
+        for chunk in cells.u16().chunks(1 << 16) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
+            w.write_all(&bytes)?;
+        }
+        state.current.write_to(&mut w)?;
+        state.next.write_to(&mut w)?;
+        state.levels.write_to(&mut w)?;
+        let crc = w.crc.clone().finalize();
+        let mut file = w.inner.into_inner().map_err(|e| e.into_error())?;
+        file.write_all(&crc.to_le_bytes())?;
+        file.sync_all()
+    };
+    let done = write().and_then(|()| std::fs::rename(&tmp, path));
+    done.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        SolveError::io(path, "writing the checkpoint", e)
+    })
+}
+
+fn tmp_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Loads the checkpoint at `path` into `cells` (zeroed, of `id.slots`
+/// elements), refusing one of another version, material, rule set or size,
+/// or a damaged one.
+pub(crate) fn load(
+    path: &Path,
+    id: &Identity<'_>,
+    cells: &WorkArray,
+) -> Result<Resume, SolveError> {
+    let refused = |reason: String| SolveError::CheckpointRefused {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let io = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            refused("it ends early".into())
+        } else {
+            SolveError::io(path, "reading the checkpoint", e)
+        }
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let file_len = file.metadata().map_err(io)?.len();
+    let mut r = CheckedRead {
+        inner: BufReader::with_capacity(1 << 20, file),
+        crc: crc32fast::Hasher::new(),
+    };
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic).map_err(io)?;
+    if &magic != MAGIC {
+        return Err(refused("not a jungletb checkpoint".into()));
+    }
+    let version = read_text(&mut r).map_err(io)?;
+    if version != env!("CARGO_PKG_VERSION") {
+        return Err(refused(format!(
+            "written by jungletb {version}, this is {}",
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
+    let material = read_text(&mut r).map_err(io)?;
+    if material != id.material.to_string() {
+        return Err(refused(format!("a checkpoint of {material}")));
+    }
+    let rules = u64_of(&mut r).map_err(io)?;
+    if rules != id.rules.id() {
+        return Err(refused(format!(
+            "of rule set id {rules:016x}, not {:016x}",
+            id.rules.id()
+        )));
+    }
+    let slots = u64_of(&mut r).map_err(io)?;
+    let n = id.slots;
+    let expected = body_len(&version, &material, n);
+    if slots != n || file_len < expected {
+        return Err(refused(format!(
+            "{slots} slots in {file_len} bytes, for a table of {n}"
+        )));
+    }
+    let level = u16_of(&mut r).map_err(io)?;
+    let highest = u16_of(&mut r).map_err(io)?;
+    let pending = (u64_of(&mut r).map_err(io)?, u64_of(&mut r).map_err(io)?);
+    let atoms = cells.atomic_u16();
+    let mut buf = vec![0u8; 1 << 17];
+    for chunk in atoms.chunks(1 << 16) {
+        let bytes = &mut buf[..2 * chunk.len()];
+        r.read_exact(bytes).map_err(io)?;
+        for (c, b) in chunk.iter().zip(bytes.chunks_exact(2)) {
+            c.store(
+                u16::from_le_bytes([b[0], b[1]]),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+    }
+    let current = Frontier::read_from(&mut r, n as usize).map_err(io)?;
+    let next = Frontier::read_from(&mut r, n as usize).map_err(io)?;
+    let levels = LevelLists::read_from(&mut r).map_err(io)?;
+    let crc = r.crc.clone().finalize();
+    let mut stored = [0u8; 4];
+    r.inner.read_exact(&mut stored).map_err(io)?;
+    let mut rest = [0u8; 1];
+    let trailing = r.inner.read(&mut rest).map_err(io)?;
+    if u32::from_le_bytes(stored) != crc || trailing != 0 {
+        return Err(refused("it fails its check".into()));
+    }
+    Ok(Resume {
+        level,
+        highest,
+        pending,
+        current,
+        next,
+        levels,
+    })
+}
+
+/// Bytes of a checkpoint before its level lists.
+fn body_len(version: &str, material: &str, n: u64) -> u64 {
+    8 + 2
+        + version.len() as u64
+        + 2
+        + material.len() as u64
+        + 8
+        + 8
+        + 4
+        + 16
+        + 2 * n
+        + 2 * 8 * n.div_ceil(64)
+}
+
+fn read_text(r: &mut impl Read) -> std::io::Result<String> {
+    let len = u16_of(r)? as usize;
+    let mut b = vec![0u8; len];
+    r.read_exact(&mut b)?;
+    String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+pub(crate) fn u16_of(r: &mut impl Read) -> std::io::Result<u16> {
+    let mut b = [0u8; 2];
+    r.read_exact(&mut b)?;
+    Ok(u16::from_le_bytes(b))
+}
+
+pub(crate) fn u64_of(r: &mut impl Read) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
