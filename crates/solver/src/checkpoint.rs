@@ -37,6 +37,7 @@
 //! Integers are little-endian.
 
 use crate::error::SolveError;
+use crate::le::{u16_of, u64_of};
 use crate::frontier::Frontier;
 use crate::levels::LevelLists;
 use crate::work::WorkArray;
@@ -267,16 +268,4 @@ fn read_text(r: &mut impl Read) -> std::io::Result<String> {
     let mut b = vec![0u8; len];
     r.read_exact(&mut b)?;
     String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-}
-
-pub(crate) fn u16_of(r: &mut impl Read) -> std::io::Result<u16> {
-    let mut b = [0u8; 2];
-    r.read_exact(&mut b)?;
-    Ok(u16::from_le_bytes(b))
-}
-
-pub(crate) fn u64_of(r: &mut impl Read) -> std::io::Result<u64> {
-    let mut b = [0u8; 8];
-    r.read_exact(&mut b)?;
-    Ok(u64::from_le_bytes(b))
 }

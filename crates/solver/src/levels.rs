@@ -88,7 +88,7 @@ impl LevelLists {
     /// are trusted only as far as the bytes go (a damaged one ends the
     /// input early; the caller's checksum refuses the rest).
     pub(crate) fn read_from(r: &mut impl std::io::Read) -> std::io::Result<LevelLists> {
-        use crate::checkpoint::{u16_of, u64_of};
+        use crate::le::{u16_of, u64_of};
         let mut lists = LevelLists::default();
         for _ in 0..u64_of(r)? {
             let level = u16_of(r)?;

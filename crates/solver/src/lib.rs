@@ -47,6 +47,7 @@ mod error;
 mod files;
 mod frontier;
 mod generate;
+mod le;
 mod levels;
 mod notice;
 mod plan;

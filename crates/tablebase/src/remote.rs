@@ -119,9 +119,13 @@ struct Cache {
     /// pages.
     opened: std::collections::HashSet<usize>,
     tick: u64,
-    /// Pages used since this tick serve the probe under way: not dropped
-    /// (a probe needing more than the cap would fetch forever).
+    /// Pages used since this tick serve the probe under way, over all its
+    /// attempts: not dropped (a probe needing more than the cap would
+    /// fetch forever).
     probe_began: u64,
+    /// The last attempt asked for bytes: the next one retries the same
+    /// probe, which keeps its `probe_began`.
+    retrying: bool,
     usage: CacheUsage,
 }
 
@@ -427,14 +431,26 @@ pub enum Attempt<T> {
 }
 
 impl RemoteTables {
-    /// Before a probe: forgets missing ranges noted earlier, and drops the
-    /// probe pages beyond the cap (those of earlier probes only).
+    /// Before an attempt: forgets missing ranges noted earlier, and drops
+    /// the probe pages beyond the cap (those of earlier probes only: an
+    /// attempt after one that asked for bytes is the same probe again, and
+    /// the pages its earlier attempts read stay, or it could need more
+    /// than the cap and fetch forever).
     fn begin_probe(&self) {
         let _ = self.take_missing();
         let mut cache = lock(&self.shared.cache);
         cache.tick += 1;
-        cache.probe_began = cache.tick;
+        if !cache.retrying {
+            cache.probe_began = cache.tick;
+        }
         cache.evict(self.shared.options.max_cached_bytes);
+    }
+
+    /// After an attempt: whether it asked for bytes (see
+    /// [`RemoteTables::begin_probe`]).
+    fn end_attempt<T>(&self, attempt: Attempt<T>) -> Attempt<T> {
+        lock(&self.shared.cache).retrying = matches!(attempt, Attempt::Fetch(_));
+        attempt
     }
 
     /// Runs `probe` (a probe of a tablebase over this store): its answer,
@@ -443,11 +459,11 @@ impl RemoteTables {
         self.begin_probe();
         let answer = probe();
         let missing = self.take_missing();
-        if missing.is_empty() {
+        self.end_attempt(if missing.is_empty() {
             Attempt::Done(answer)
         } else {
             Attempt::Fetch(missing)
-        }
+        })
     }
 
     /// [`crate::Tablebase::evaluate`] of `pos` through `tb` (a tablebase
@@ -464,13 +480,13 @@ impl RemoteTables {
         self.begin_probe();
         let answer = tb.evaluate(pos);
         if lock(&self.shared.missing).is_empty() {
-            return Attempt::Done(answer);
+            return self.end_attempt(Attempt::Done(answer));
         }
         if pos.validate(tb.rules()).is_ok() {
             for mv in pos.legal_moves(tb.rules()).iter() {
                 let _ = tb.move_value(pos, mv);
             }
         }
-        Attempt::Fetch(self.take_missing())
+        self.end_attempt(Attempt::Fetch(self.take_missing()))
     }
 }
