@@ -142,7 +142,41 @@ want=$(awk '$1 == "ELTvET" {print $2}' "$here/../data/table-crcs-d5cb911.txt")
 got=$("$bin" info "$term/standard/ELTvET.jtb" | awk '/payload crc32/ {print $3}')
 [ "$got" = "$want" ] || fail "ELTvET resumed from $stops checkpoint(s): payload CRC $got, want $want"
 say "SIGTERM: ELTvET stopped with a checkpoint $stops time(s), resumed byte-identical ($got)"
+
+#    A disk with room for the table (233 MB) but not for the checkpoint
+#    (545 MB): the checkpoint's write fails with a clear error, leaves
+#    neither a checkpoint nor its .tmp nor a table, and the same command
+#    then solves it from the start, byte-identical.
+umount "$mnt" 2>/dev/null || true
+mount -t tmpfs -o size=320m tmpfs "$mnt"
+mkdir -p "$mnt/standard"
+for f in "$term"/standard/*.jtb; do
+  [ "$(basename "$f")" = ELTvET.jtb ] || cp "$f" "$mnt/standard/"
+done
 rm -rf "$term"
+"$bin" generate --out "$mnt" --material ELTvET --threads 2 --quiet 2>"$work/term.err" &
+pid=$!
+sleep 20
+kill -TERM "$pid" 2>/dev/null || true
+status=0
+wait "$pid" || status=$?
+if [ -e "$mnt/standard/ELTvET.jtb" ]; then
+  say "SIGTERM on a full disk: the solve ended before the signal: skipped"
+else
+  [ "$status" = 1 ] || fail "checkpoint on a full disk: exit $status ($(cat "$work/term.err"))"
+  ls "$mnt/standard" | grep -q checkpoint && fail "a checkpoint file was left on the full disk"
+  if grep -q "interrupted while solving" "$work/term.err"; then
+    say "SIGTERM on a full disk: the signal landed in the sweep (no checkpoint is written there)"
+  else
+    grep -q "writing the checkpoint failed: No space" "$work/term.err" ||
+      fail "no clear error: $(cat "$work/term.err")"
+  fi
+  "$bin" generate --out "$mnt" --material ELTvET --threads 2 --quiet
+  got=$("$bin" info "$mnt/standard/ELTvET.jtb" | awk '/payload crc32/ {print $3}')
+  [ "$got" = "$want" ] || fail "ELTvET after a failed checkpoint: payload CRC $got, want $want"
+  say "SIGTERM on a full disk: $(grep -m1 error "$work/term.err" | cut -c1-220); then solved byte-identical ($got)"
+fi
+umount "$mnt"
 
 # 5. A memory limit below the working set (cgroup v1 or v2): ELvTR with
 #    --mem at its minimum (70M) in a cgroup limited to 48 MB, below what the
