@@ -37,8 +37,8 @@
 //! Integers are little-endian.
 
 use crate::error::SolveError;
-use crate::le::{u16_of, u64_of};
 use crate::frontier::Frontier;
+use crate::le::{u16_of, u64_of};
 use crate::levels::LevelLists;
 use crate::work::WorkArray;
 use jungletb_indexer::Material;

@@ -35,6 +35,24 @@ pub(super) struct Compressed {
 }
 
 impl Compressed {
+    /// Calls `f` with each part `range` touches and the slots of `range`
+    /// in it (numbered within the part), in order: one part unless the
+    /// table has sections.
+    pub(super) fn each_part<E>(
+        &self,
+        range: Range<u64>,
+        mut f: impl FnMut(&Part, Range<u64>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut at = range.start;
+        while at < range.end {
+            let (part, local) = self.locate(at);
+            let end = range.end.min(part.first_slot + part.layout.size);
+            f(part, local..end - part.first_slot)?;
+            at = end;
+        }
+        Ok(())
+    }
+
     /// The part holding table slot `i` (below the index size), and `i`
     /// within it.
     #[inline(always)]

@@ -600,15 +600,10 @@ impl Table {
         let Some(c) = &self.layout else {
             return range.map(|i| Ok(decode(self.raw_plain(i)?))).collect();
         };
-        // Part by part (one part unless the table has sections).
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
-        let mut at = range.start;
-        while at < range.end {
-            let (part, local) = c.locate(at);
-            let end = range.end.min(part.first_slot + part.layout.size);
-            self.values_in_part(part, local..end - part.first_slot, &mut out)?;
-            at = end;
-        }
+        c.each_part(range, |part, local| {
+            self.values_in_part(part, local, &mut out)
+        })?;
         Ok(out)
     }
 
@@ -623,13 +618,9 @@ impl Table {
             return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
-        let mut at = range.start;
-        while at < range.end {
-            let (part, local) = c.locate(at);
-            let end = range.end.min(part.first_slot + part.layout.size);
-            self.wdl_values_in_part(part, local..end - part.first_slot, &mut out)?;
-            at = end;
-        }
+        c.each_part(range, |part, local| {
+            self.wdl_values_in_part(part, local, &mut out)
+        })?;
         Ok(Some(out))
     }
 
