@@ -244,9 +244,10 @@ def generate(
     """Generates tables under the root ``out`` (into ``out/<rule set>/``):
     every material of 2 to ``max_pieces`` pieces, or ``materials`` and what
     they depend on, as ``jungletb generate`` does. Tables already there are
-    kept, so a second call resumes an interrupted one; Ctrl-C stops the
-    solve cleanly (within a second below 6 pieces) and raises
-    ``KeyboardInterrupt``. Progress is shown as the command line shows it:
+    kept, and Ctrl-C stops the solve under way at its next level (within a
+    second below 6 pieces) with its state saved in
+    ``<material>.checkpoint``, then raises ``KeyboardInterrupt``: a second
+    call resumes from there. Progress is shown as the command line shows it:
     bars on stderr when it is a terminal, else a line per table
     (``progress=False``: nothing); ``threads`` defaults to every
     core; ``mem`` (bytes) caps the working memory as ``--mem`` does.
