@@ -12,22 +12,24 @@ use std::str::FromStr;
 impl FromStr for Position {
     type Err = ParseError;
 
-    /// Parses `rank9/…/rank1 side [4 ignored fields]`.
+    /// Parses `rank9/…/rank1 side [4 ignored fields]`. No allocation
+    /// unless it fails (the WebAssembly probe parses a position a call).
     fn from_str(text: &str) -> Result<Position, ParseError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.is_empty() {
+        let mut fields = text.split_whitespace();
+        let (Some(board), side) = (fields.next(), fields.next()) else {
             return Err(ParseError::Empty);
-        }
-        if fields.len() == 1 {
+        };
+        let Some(side) = side else {
             return Err(ParseError::MissingSide { text: text.into() });
-        }
-        if fields.len() != 2 && fields.len() != 6 {
+        };
+        let count = 2 + fields.count();
+        if count != 2 && count != 6 {
             return Err(ParseError::FieldCount {
                 text: text.into(),
-                found: fields.len(),
+                found: count,
             });
         }
-        let side = match fields[1] {
+        let side = match side {
             "w" => Color::White,
             "b" => Color::Black,
             other => {
@@ -36,56 +38,68 @@ impl FromStr for Position {
                 })
             }
         };
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 9 {
-            return Err(ParseError::RankCount { found: ranks.len() });
+        let mut ranks = [""; 9];
+        let mut found = 0;
+        for rank_text in board.split('/') {
+            if let Some(r) = ranks.get_mut(found) {
+                *r = rank_text;
+            }
+            found += 1;
+        }
+        if found != 9 {
+            return Err(ParseError::RankCount { found });
         }
         let mut pos = Position::empty(side);
         for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = 8 - i as u8;
-            let mut file: u8 = 0;
-            for c in rank_text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if !(1..=7).contains(&d) {
-                        return Err(ParseError::BadDigit {
-                            rank: rank + 1,
-                            digit: c,
-                        });
-                    }
-                    file += d as u8;
-                } else if let Some(p) = Piece::from_letter(c) {
-                    let Some(sq) = Square::new(file, rank) else {
-                        return Err(too_long(rank, rank_text));
-                    };
-                    if let Some(other) = pos.square_of(p) {
-                        return Err(ParseError::DuplicateAnimal(Placement::TwoOfOneAnimal {
-                            piece: p,
-                            first: other,
-                            second: sq,
-                        }));
-                    }
-                    pos.put(p, sq);
-                    file += 1;
-                } else {
-                    return Err(ParseError::UnknownLetter {
-                        rank: rank + 1,
-                        letter: c,
-                    });
-                }
-                if file > 7 {
-                    return Err(too_long(rank, rank_text));
-                }
-            }
-            if file != 7 {
-                return Err(ParseError::RankTooShort {
-                    rank: rank + 1,
-                    text: rank_text.to_string(),
-                    files: file,
-                });
-            }
+            parse_rank(&mut pos, 8 - i as u8, rank_text)?;
         }
         Ok(pos)
     }
+}
+
+/// Puts the pieces of `rank_text` (one rank, files a to g) on `rank`.
+fn parse_rank(pos: &mut Position, rank: u8, rank_text: &str) -> Result<(), ParseError> {
+    let mut file: u8 = 0;
+    for c in rank_text.chars() {
+        if let Some(d) = c.to_digit(10) {
+            if !(1..=7).contains(&d) {
+                return Err(ParseError::BadDigit {
+                    rank: rank + 1,
+                    digit: c,
+                });
+            }
+            file += d as u8;
+        } else if let Some(p) = Piece::from_letter(c) {
+            let Some(sq) = Square::new(file, rank) else {
+                return Err(too_long(rank, rank_text));
+            };
+            if let Some(other) = pos.square_of(p) {
+                return Err(ParseError::DuplicateAnimal(Placement::TwoOfOneAnimal {
+                    piece: p,
+                    first: other,
+                    second: sq,
+                }));
+            }
+            pos.put(p, sq);
+            file += 1;
+        } else {
+            return Err(ParseError::UnknownLetter {
+                rank: rank + 1,
+                letter: c,
+            });
+        }
+        if file > 7 {
+            return Err(too_long(rank, rank_text));
+        }
+    }
+    if file != 7 {
+        return Err(ParseError::RankTooShort {
+            rank: rank + 1,
+            text: rank_text.to_string(),
+            files: file,
+        });
+    }
+    Ok(())
 }
 
 fn too_long(rank: u8, text: &str) -> ParseError {
@@ -96,7 +110,17 @@ fn too_long(rank: u8, text: &str) -> ParseError {
 }
 
 impl fmt::Display for Position {
+    /// Written into a buffer on the stack and handed on in one piece: at
+    /// most 63 board characters, 8 slashes and the side (the WebAssembly
+    /// probe writes a position a call, and each `write!` is a call through
+    /// the formatter).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 80];
+        let mut n = 0;
+        let mut push = |b: u8| {
+            buf[n] = b;
+            n += 1;
+        };
         for rank in (0..9u8).rev() {
             let mut empty = 0;
             for file in 0..7u8 {
@@ -104,22 +128,24 @@ impl fmt::Display for Position {
                 match self.piece_at(sq) {
                     Some(p) => {
                         if empty > 0 {
-                            write!(f, "{empty}")?;
+                            push(b'0' + empty);
                             empty = 0;
                         }
-                        write!(f, "{}", p.letter())?;
+                        push(p.letter() as u8);
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                write!(f, "{empty}")?;
+                push(b'0' + empty);
             }
             if rank > 0 {
-                write!(f, "/")?;
+                push(b'/');
             }
         }
-        write!(f, " {}", self.side_to_move().letter())
+        push(b' ');
+        push(self.side_to_move().letter() as u8);
+        f.write_str(std::str::from_utf8(&buf[..n]).expect("ASCII"))
     }
 }
 

@@ -62,9 +62,13 @@ fn set_reply(text: &str) {
     });
 }
 
+/// Leaves `reply`'s text as the reply (moved in, not copied) and returns
+/// its status code.
 fn answer(reply: Reply) -> u32 {
-    set_reply(reply.text());
-    reply.code()
+    let code = reply.code();
+    let text = reply.into_text();
+    REPLY.with(|r| *r.borrow_mut() = text.into_bytes());
+    code
 }
 
 /// The bytes at `ptr`, `len` long (empty for a null pointer).

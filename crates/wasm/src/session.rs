@@ -35,6 +35,13 @@ impl Reply {
         }
     }
 
+    /// The JSON text, taken out.
+    pub fn into_text(self) -> String {
+        match self {
+            Reply::Done(s) | Reply::Fetch(s) | Reply::Failed(s) => s,
+        }
+    }
+
     /// The JSON text.
     pub fn text(&self) -> &str {
         match self {
