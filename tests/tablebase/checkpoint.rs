@@ -101,6 +101,68 @@ fn a_solve_stopped_between_levels_resumes_from_its_checkpoint_to_the_same_values
     }
 }
 
+#[test]
+fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_one() {
+    let rules = Ruleset::standard();
+    let m: Material = "ELvTR".parse().unwrap();
+    let root = crate::fixture::generate_tables(&rules, vec![m]);
+    let dir = table_dir(root.path(), &rules);
+    let tb = Tablebase::with_dir(dir.clone(), rules.clone());
+    let work = tempfile::tempdir_in(&dir).unwrap();
+    let path = dir.join("ELvTR.checkpoint");
+    let whole = tb.table(m).unwrap().raw_values().unwrap();
+    // The flag goes up with the sweep's first finished chunk, long before
+    // its end (ELvTR has many chunks).
+    let stop_in_sweep = |checkpoint: Option<&Path>| {
+        let stop = AtomicBool::new(false);
+        let swept = std::sync::atomic::AtomicU64::new(0);
+        let on_progress = |n: u64| {
+            swept.fetch_add(n, Relaxed);
+            stop.store(true, Relaxed);
+        };
+        let watch = Watch {
+            on_progress: &on_progress,
+            on_level: &|_| {},
+            stop: &stop,
+            checkpoint,
+        };
+        let got = solve_material_until(
+            m,
+            &rules,
+            &tb,
+            work.path(),
+            u64::MAX,
+            Propagation::Direct,
+            watch,
+        );
+        (got.map(|(v, _)| v.to_vec()), swept.into_inner())
+    };
+    let size = whole.len() as u64;
+    let (got, swept) = stop_in_sweep(None);
+    assert!(
+        matches!(got, Err(SolveError::Interrupted { .. })),
+        "{got:?}"
+    );
+    assert!(
+        swept < size,
+        "without a checkpoint the sweep ran to its end"
+    );
+    assert!(!path.exists());
+    let (got, swept) = stop_in_sweep(Some(&path));
+    assert!(
+        matches!(got, Err(SolveError::Checkpointed { level: 0, .. })),
+        "{got:?}"
+    );
+    assert_eq!(swept, size, "the sweep stopped before its end");
+    let (values, stopped) =
+        solve_with_stops(m, &tb, work.path(), &path, Propagation::Direct, &[]).unwrap();
+    assert!(stopped.is_empty());
+    assert_eq!(
+        values, whole,
+        "resumed from the sweep's end, the values differ"
+    );
+}
+
 /// Stops the solve of `m` at its first level, leaving a checkpoint at
 /// `path`.
 fn checkpoint_of(m: Material, tb: &Tablebase, work: &Path, path: &Path) {
