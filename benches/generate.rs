@@ -140,7 +140,7 @@ fn main() {
                 }
                 if round == 0 && threads == 2 {
                     let index = PositionIndex::new(m, &rules).unwrap();
-                    bytes += write_table(work.path(), &rules, &index, &raw)
+                    bytes += write_table(work.path(), &rules, &index, &raw.to_vec())
                         .unwrap()
                         .bytes;
                 }

@@ -83,7 +83,11 @@ fn a_solve_stopped_between_levels_resumes_from_its_checkpoint_to_the_same_values
     // near the end, one after another.
     let stops = [0u16, 1, 2, 9, 30, 61];
     for threads in [1, 2, 3] {
-        for propagation in [Propagation::Direct, Propagation::Regions { bits: 9 }] {
+        for propagation in [
+            Propagation::Direct,
+            Propagation::Regions { bits: 9 },
+            Propagation::ByteCells,
+        ] {
             let (values, stopped) = pool(threads)
                 .install(|| solve_with_stops(m, &tb, work.path(), &path, propagation, &stops))
                 .unwrap();
@@ -113,54 +117,53 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
     let whole = tb.table(m).unwrap().raw_values().unwrap();
     // The flag goes up with the sweep's first finished chunk, long before
     // its end (ELvTR has many chunks).
-    let stop_in_sweep = |checkpoint: Option<&Path>| {
-        let stop = AtomicBool::new(false);
-        let swept = std::sync::atomic::AtomicU64::new(0);
-        let on_progress = |n: u64| {
-            swept.fetch_add(n, Relaxed);
-            stop.store(true, Relaxed);
+    for propagation in [Propagation::Direct, Propagation::ByteCells] {
+        let stop_in_sweep = |checkpoint: Option<&Path>| {
+            let stop = AtomicBool::new(false);
+            let swept = std::sync::atomic::AtomicU64::new(0);
+            let on_progress = |n: u64| {
+                swept.fetch_add(n, Relaxed);
+                stop.store(true, Relaxed);
+            };
+            let watch = Watch {
+                on_progress: &on_progress,
+                on_level: &|_| {},
+                stop: &stop,
+                checkpoint,
+            };
+            let got =
+                solve_material_until(m, &rules, &tb, work.path(), u64::MAX, propagation, watch);
+            (got.map(|(v, _)| v.to_vec()), swept.into_inner())
         };
-        let watch = Watch {
-            on_progress: &on_progress,
-            on_level: &|_| {},
-            stop: &stop,
-            checkpoint,
-        };
-        let got = solve_material_until(
-            m,
-            &rules,
-            &tb,
-            work.path(),
-            u64::MAX,
-            Propagation::Direct,
-            watch,
+        let size = whole.len() as u64;
+        let (got, swept) = stop_in_sweep(None);
+        assert!(
+            matches!(got, Err(SolveError::Interrupted { .. })),
+            "{got:?}"
         );
-        (got.map(|(v, _)| v.to_vec()), swept.into_inner())
-    };
-    let size = whole.len() as u64;
-    let (got, swept) = stop_in_sweep(None);
-    assert!(
-        matches!(got, Err(SolveError::Interrupted { .. })),
-        "{got:?}"
-    );
-    assert!(
-        swept < size,
-        "without a checkpoint the sweep ran to its end"
-    );
-    assert!(!path.exists());
-    let (got, swept) = stop_in_sweep(Some(&path));
-    assert!(
-        matches!(got, Err(SolveError::Checkpointed { level: 0, .. })),
-        "{got:?}"
-    );
-    assert_eq!(swept, size, "the sweep stopped before its end");
-    let (values, stopped) =
-        solve_with_stops(m, &tb, work.path(), &path, Propagation::Direct, &[]).unwrap();
-    assert!(stopped.is_empty());
-    assert_eq!(
-        values, whole,
-        "resumed from the sweep's end, the values differ"
-    );
+        assert!(
+            swept < size,
+            "{propagation:?}: without a checkpoint the sweep ran to its end"
+        );
+        assert!(!path.exists());
+        let (got, swept) = stop_in_sweep(Some(&path));
+        assert!(
+            matches!(got, Err(SolveError::Checkpointed { level: 0, .. })),
+            "{got:?}"
+        );
+        assert_eq!(
+            swept, size,
+            "{propagation:?}: the sweep stopped before its end"
+        );
+        let (values, stopped) =
+            solve_with_stops(m, &tb, work.path(), &path, propagation, &[]).unwrap();
+        assert!(stopped.is_empty());
+        assert_eq!(
+            values, whole,
+            "{propagation:?}: resumed from the sweep's end, the values differ"
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
 }
 
 /// Stops the solve of `m` at its first level, leaving a checkpoint at

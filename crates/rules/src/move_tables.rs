@@ -287,6 +287,34 @@ impl MoveTables {
         }
     }
 
+    /// Calls `f(code, to)` for the quiet moves (neither a capture nor a den
+    /// entry) of the side to move in `pos`, in the order of
+    /// [`MoveTables::for_each_move`], until `f` returns `false`. True if
+    /// it never did: the forward check of a counter-free solver, which
+    /// stops at the first successor that is not lost.
+    #[inline]
+    pub fn all_quiet_moves(&self, pos: &RawPosition, mut f: impl FnMut(usize, u8) -> bool) -> bool {
+        let side = pos.side_to_move();
+        let occupied = pos.occupied();
+        let base = side.index() * 8;
+        for code in base..base + 8 {
+            let from = pos.squares()[code];
+            if from == NO_SQUARE {
+                continue;
+            }
+            for hop in &self.forward[code * Square::COUNT + from as usize] {
+                let to = square_bit(hop.square);
+                if occupied & (hop.block | to) != 0 || hop.enters_den {
+                    continue;
+                }
+                if !f(code, hop.square) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Calls `f(code, from)` for every quiet move (no capture) of the side
     /// that just moved that leads to `pos`: the piece with code `code` came
     /// from raw square `from`. Same moves, in the same order, as

@@ -219,6 +219,36 @@ fn move_tables_agree_with_the_plain_generators() {
                     .collect();
                 assert_eq!(tactical, expected, "{pos} under {rules}");
                 tactical_seen += expected.len();
+                // The quiet generator: the others, in the same order, and
+                // it stops where its callback says so.
+                let mut quiet = Vec::new();
+                let all = tables.all_quiet_moves(&raw, |code, to| {
+                    quiet.push(Move {
+                        from: Square::from_index(raw.squares()[code] as usize).unwrap(),
+                        to: Square::from_index(to as usize).unwrap(),
+                        captured: None,
+                    });
+                    true
+                });
+                assert!(all);
+                let expected: Vec<Move> = pos
+                    .legal_moves(rules)
+                    .iter()
+                    .filter(|m| !expected.contains(m))
+                    .copied()
+                    .collect();
+                assert_eq!(quiet, expected, "{pos} under {rules}");
+                if let Some(half) = (!quiet.is_empty()).then(|| quiet.len().div_ceil(2)) {
+                    let mut calls = 0;
+                    let all = tables.all_quiet_moves(&raw, |_, _| {
+                        calls += 1;
+                        calls < half
+                    });
+                    assert!(
+                        !all && calls == half,
+                        "{pos}: {calls} calls, stop at {half}"
+                    );
+                }
                 let mut raw_unmoves = Vec::new();
                 tables.for_each_quiet_unmove(&raw, |code, from| {
                     let to = raw.squares()[code];

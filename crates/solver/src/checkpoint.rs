@@ -35,6 +35,11 @@
 //! | … | 4 | CRC-32 of the bytes above |
 //!
 //! Integers are little-endian.
+//!
+//! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
+//! between levels: its checkpoint (`JTBCKPB1`) has the same fields up to
+//! the highest level run, then the `n` bytes and the CRC-32. Either kind
+//! is refused by a solve of the other.
 
 use crate::error::SolveError;
 use crate::frontier::Frontier;
@@ -45,8 +50,11 @@ use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"JTBCKPT1";
+/// The checkpoint of a solve in one-byte cells.
+const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB1";
 
 /// Where the propagation stood between two levels.
 pub(crate) struct Resume {
@@ -116,6 +124,41 @@ pub(crate) fn save(
     cells: &WorkArray,
     state: &Resume,
 ) -> Result<(), SolveError> {
+    write_file(path, id, MAGIC, (state.level, state.highest), |w| {
+        w.write_all(&state.pending.0.to_le_bytes())?;
+        w.write_all(&state.pending.1.to_le_bytes())?;
+        for chunk in cells.u16().chunks(1 << 16) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
+            w.write_all(&bytes)?;
+        }
+        state.current.write_to(w)?;
+        state.next.write_to(w)?;
+        state.levels.write_to(w)
+    })
+}
+
+/// Saves the state of a solve in one-byte cells at `path`: its bytes, the
+/// level to run next and the highest level run.
+pub(crate) fn save_bytes(
+    path: &Path,
+    id: &Identity<'_>,
+    cells: &WorkArray,
+    levels: (u16, u16),
+) -> Result<(), SolveError> {
+    write_file(path, id, MAGIC_BYTES, levels, |w| {
+        w.write_all(&cells.u8()[..id.slots as usize])
+    })
+}
+
+/// Writes a checkpoint of kind `magic`: the identity, the levels, `body`
+/// and the CRC-32, through `path.tmp`, renamed when complete and synced.
+fn write_file(
+    path: &Path,
+    id: &Identity<'_>,
+    magic: &[u8; 8],
+    (level, highest): (u16, u16),
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), SolveError> {
     let tmp = tmp_path(path);
     let write = || -> std::io::Result<()> {
         let file = std::fs::File::create(&tmp)?;
@@ -123,22 +166,14 @@ pub(crate) fn save(
             inner: BufWriter::with_capacity(1 << 20, file),
             crc: crc32fast::Hasher::new(),
         };
-        w.write_all(MAGIC)?;
+        w.write_all(magic)?;
         write_text(&mut w, env!("CARGO_PKG_VERSION"))?;
         write_text(&mut w, &id.material.to_string())?;
         w.write_all(&id.rules.id().to_le_bytes())?;
         w.write_all(&id.slots.to_le_bytes())?;
-        w.write_all(&state.level.to_le_bytes())?;
-        w.write_all(&state.highest.to_le_bytes())?;
-        w.write_all(&state.pending.0.to_le_bytes())?;
-        w.write_all(&state.pending.1.to_le_bytes())?;
-        for chunk in cells.u16().chunks(1 << 16) {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
-            w.write_all(&bytes)?;
-        }
-        state.current.write_to(&mut w)?;
-        state.next.write_to(&mut w)?;
-        state.levels.write_to(&mut w)?;
+        w.write_all(&level.to_le_bytes())?;
+        w.write_all(&highest.to_le_bytes())?;
+        body(&mut w)?;
         let crc = w.crc.clone().finalize();
         let mut file = w.inner.into_inner().map_err(|e| e.into_error())?;
         file.write_all(&crc.to_le_bytes())?;
@@ -165,6 +200,68 @@ pub(crate) fn load(
     id: &Identity<'_>,
     cells: &WorkArray,
 ) -> Result<Resume, SolveError> {
+    let n = id.slots;
+    let least = 16 + 2 * n + 2 * 8 * n.div_ceil(64);
+    read_file(path, id, MAGIC, least, |r, (level, highest)| {
+        let pending = (u64_of(r)?, u64_of(r)?);
+        let atoms = cells.atomic_u16();
+        let mut buf = vec![0u8; 1 << 17];
+        for chunk in atoms.chunks(1 << 16) {
+            let bytes = &mut buf[..2 * chunk.len()];
+            r.read_exact(bytes)?;
+            for (c, b) in chunk.iter().zip(bytes.chunks_exact(2)) {
+                c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+            }
+        }
+        let current = Frontier::read_from(r, n as usize)?;
+        let next = Frontier::read_from(r, n as usize)?;
+        let levels = LevelLists::read_from(r)?;
+        Ok(Resume {
+            level,
+            highest,
+            pending,
+            current,
+            next,
+            levels,
+        })
+    })
+}
+
+/// Loads the checkpoint of a solve in one-byte cells at `path` into
+/// `cells` (zeroed, `id.slots` bytes in words), refusing it as [`load`]
+/// does. The level to run next and the highest level run.
+pub(crate) fn load_bytes(
+    path: &Path,
+    id: &Identity<'_>,
+    cells: &WorkArray,
+) -> Result<(u16, u16), SolveError> {
+    let n = id.slots as usize;
+    read_file(path, id, MAGIC_BYTES, n as u64, |r, levels| {
+        let words = cells.atomic_u64();
+        let mut buf = vec![0u8; 1 << 16];
+        for (k, chunk) in words.chunks(1 << 13).enumerate() {
+            let start = k << 16;
+            let len = (n - start).min(1 << 16);
+            buf.fill(0);
+            r.read_exact(&mut buf[..len])?;
+            for (w, b) in chunk.iter().zip(buf.chunks_exact(8)) {
+                w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
+            }
+        }
+        Ok(levels)
+    })
+}
+
+/// Reads a checkpoint of kind `magic`: checks its identity, then reads
+/// its body (at least `least` bytes after the levels) with
+/// `body(reader, (level, highest))`, then its CRC-32.
+fn read_file<T>(
+    path: &Path,
+    id: &Identity<'_>,
+    magic: &[u8; 8],
+    least: u64,
+    body: impl FnOnce(&mut dyn Read, (u16, u16)) -> std::io::Result<T>,
+) -> Result<T, SolveError> {
     let refused = |reason: String| SolveError::CheckpointRefused {
         path: path.to_path_buf(),
         reason,
@@ -182,10 +279,17 @@ pub(crate) fn load(
         inner: BufReader::with_capacity(1 << 20, file),
         crc: crc32fast::Hasher::new(),
     };
-    let mut magic = [0u8; 8];
-    r.read_exact(&mut magic).map_err(io)?;
-    if &magic != MAGIC {
-        return Err(refused("not a jungletb checkpoint".into()));
+    let mut found = [0u8; 8];
+    r.read_exact(&mut found).map_err(io)?;
+    if &found != magic {
+        return Err(refused(
+            match &found {
+                MAGIC => "a checkpoint of a solve in 16-bit cells",
+                MAGIC_BYTES => "a checkpoint of a solve in one-byte cells",
+                _ => "not a jungletb checkpoint",
+            }
+            .into(),
+        ));
     }
     let version = read_text(&mut r).map_err(io)?;
     if version != env!("CARGO_PKG_VERSION") {
@@ -207,30 +311,15 @@ pub(crate) fn load(
     }
     let slots = u64_of(&mut r).map_err(io)?;
     let n = id.slots;
-    let expected = body_len(&version, &material, n);
-    if slots != n || file_len < expected {
+    let head = 8 + 2 + version.len() as u64 + 2 + material.len() as u64 + 8 + 8 + 4;
+    if slots != n || file_len < head + least {
         return Err(refused(format!(
             "{slots} slots in {file_len} bytes, for a table of {n}"
         )));
     }
     let level = u16_of(&mut r).map_err(io)?;
     let highest = u16_of(&mut r).map_err(io)?;
-    let pending = (u64_of(&mut r).map_err(io)?, u64_of(&mut r).map_err(io)?);
-    let atoms = cells.atomic_u16();
-    let mut buf = vec![0u8; 1 << 17];
-    for chunk in atoms.chunks(1 << 16) {
-        let bytes = &mut buf[..2 * chunk.len()];
-        r.read_exact(bytes).map_err(io)?;
-        for (c, b) in chunk.iter().zip(bytes.chunks_exact(2)) {
-            c.store(
-                u16::from_le_bytes([b[0], b[1]]),
-                std::sync::atomic::Ordering::Relaxed,
-            );
-        }
-    }
-    let current = Frontier::read_from(&mut r, n as usize).map_err(io)?;
-    let next = Frontier::read_from(&mut r, n as usize).map_err(io)?;
-    let levels = LevelLists::read_from(&mut r).map_err(io)?;
+    let out = body(&mut r, (level, highest)).map_err(io)?;
     let crc = r.crc.clone().finalize();
     let mut stored = [0u8; 4];
     r.inner.read_exact(&mut stored).map_err(io)?;
@@ -239,28 +328,7 @@ pub(crate) fn load(
     if u32::from_le_bytes(stored) != crc || trailing != 0 {
         return Err(refused("it fails its check".into()));
     }
-    Ok(Resume {
-        level,
-        highest,
-        pending,
-        current,
-        next,
-        levels,
-    })
-}
-
-/// Bytes of a checkpoint before its level lists.
-fn body_len(version: &str, material: &str, n: u64) -> u64 {
-    8 + 2
-        + version.len() as u64
-        + 2
-        + material.len() as u64
-        + 8
-        + 8
-        + 4
-        + 16
-        + 2 * n
-        + 2 * 8 * n.div_ceil(64)
+    Ok(out)
 }
 
 fn read_text(r: &mut impl Read) -> std::io::Result<String> {

@@ -81,7 +81,7 @@ impl Frontier {
 impl Frontier {
     /// Writes the set's words (for a checkpoint; nobody may insert
     /// meanwhile).
-    pub(crate) fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+    pub(crate) fn write_to<W: std::io::Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
         for chunk in self.words.chunks(1 << 13) {
             let bytes: Vec<u8> = chunk
                 .iter()
@@ -94,7 +94,10 @@ impl Frontier {
 
     /// A set over `slots` slots read back from what [`Frontier::write_to`]
     /// wrote.
-    pub(crate) fn read_from(r: &mut impl std::io::Read, slots: usize) -> std::io::Result<Frontier> {
+    pub(crate) fn read_from<R: std::io::Read + ?Sized>(
+        r: &mut R,
+        slots: usize,
+    ) -> std::io::Result<Frontier> {
         let f = Frontier::new(slots);
         let mut buf = vec![0u8; 8 << 13];
         for chunk in f.words.chunks(1 << 13) {

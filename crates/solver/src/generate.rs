@@ -7,7 +7,7 @@ use crate::files::move_aside;
 use crate::notice::Notice;
 use crate::regions::Propagation;
 use crate::solve::minimum_memory;
-use crate::solve::{solve_material_until, Watch};
+use crate::solve::{solve_material_until, RawValues, Watch};
 use crate::space::{available_space, check_space, DiskNeed};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
@@ -297,7 +297,10 @@ fn solve_one(
         Propagation::Auto,
         watch,
     )?;
-    let written = write_table(dir, rules, &index, &raw)?;
+    let written = match raw.raw() {
+        RawValues::Bytes(values) => write_table(dir, rules, &index, values)?,
+        RawValues::Wide(values) => write_table(dir, rules, &index, values)?,
+    };
     // The table is safe: its checkpoint is not needed any more.
     match std::fs::remove_file(&checkpoint) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

@@ -62,7 +62,7 @@ impl LevelLists {
     /// Writes the lists (for a checkpoint): per kind, the number of
     /// levels, then per level its number, and for a sorted list its next
     /// slot, length and LEB128 bytes, for an unsorted one its slots.
-    pub(crate) fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+    pub(crate) fn write_to<W: std::io::Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
         w.write_all(&(self.sorted.len() as u64).to_le_bytes())?;
         for (level, list) in &self.sorted {
             w.write_all(&level.to_le_bytes())?;
@@ -87,7 +87,7 @@ impl LevelLists {
     /// Lists read back from what [`LevelLists::write_to`] wrote. Lengths
     /// are trusted only as far as the bytes go (a damaged one ends the
     /// input early; the caller's checksum refuses the rest).
-    pub(crate) fn read_from(r: &mut impl std::io::Read) -> std::io::Result<LevelLists> {
+    pub(crate) fn read_from<R: std::io::Read + ?Sized>(r: &mut R) -> std::io::Result<LevelLists> {
         use crate::le::{u16_of, u64_of};
         let mut lists = LevelLists::default();
         for _ in 0..u64_of(r)? {
@@ -130,7 +130,7 @@ impl LevelLists {
 
 /// `n` bytes of `r` (an error if it has fewer), read as they come: a
 /// damaged length runs out of input instead of allocating it.
-fn read_up_to(r: &mut impl std::io::Read, n: u64) -> std::io::Result<Vec<u8>> {
+fn read_up_to<R: std::io::Read + ?Sized>(r: &mut R, n: u64) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     std::io::Read::read_to_end(&mut std::io::Read::take(&mut *r, n), &mut out)?;
     if (out.len() as u64) < n {

@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod byte_solve;
 mod cell;
 mod checkpoint;
 mod claim;
@@ -78,7 +79,7 @@ pub use plan::{
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
 pub use solve::{
     in_memory_bytes, minimum_memory, solve_material, solve_material_until, solve_material_with,
-    working_file_bytes, SolveStats, SolvedValues, Watch,
+    working_file_bytes, RawValues, SolveStats, SolvedValues, Watch,
 };
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};

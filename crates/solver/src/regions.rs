@@ -55,6 +55,11 @@ pub enum Propagation {
         /// The log2 of a region's slots.
         bits: u32,
     },
+    /// One byte a slot and no counters: each level scans the bytes for its
+    /// positions and checks candidate losses by generating their moves
+    /// (see `byte_solve.rs`). A material whose distances do not fit a
+    /// byte beside its floors is solved as [`Propagation::Auto`] would.
+    ByteCells,
 }
 
 /// The log2 of the slots of a region under [`Propagation::Auto`] (2 MB of
@@ -86,7 +91,7 @@ impl Propagation {
                     .find(|&bits| open_block_bytes(slots, bits, threads) <= slots / 16)
                     .unwrap_or(30)
             }),
-            Propagation::Direct => None,
+            Propagation::Direct | Propagation::ByteCells => None,
             Propagation::Regions { bits } => Some(bits.clamp(6, 30)),
         }
     }

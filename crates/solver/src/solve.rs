@@ -4,6 +4,7 @@
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
+use crate::byte_solve::{self, ByteCells, ByteCtx, Layout, LevelState};
 use crate::cell::{
     is_undecided, loss, undecided, weight, win, MAX_COUNT, MAX_FLOOR, MAX_WORK_PLIES,
 };
@@ -141,7 +142,7 @@ impl std::fmt::Debug for Watch<'_> {
 }
 
 impl Watch<'_> {
-    fn check(&self, material: Material) -> Result<(), SolveError> {
+    pub(crate) fn check(&self, material: Material) -> Result<(), SolveError> {
         if self.stop.load(Ordering::Relaxed) {
             Err(SolveError::Interrupted { material })
         } else {
@@ -163,6 +164,36 @@ pub fn solve_material_until(
     let index = PositionIndex::new(material, rules)?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
+    if propagation == Propagation::ByteCells {
+        let max_floor = subs.longest_win().map_or(0, |w| w + 1);
+        if let Some(layout) = Layout::new(max_floor) {
+            let bytes = ByteSolve {
+                index: &index,
+                rules,
+                layout,
+                work_dir,
+                mem_budget,
+            };
+            match bytes.solve(subs, watch) {
+                Err(SolveError::DistanceOverflow { .. }) => {
+                    // Its bytes are of no use to the 16-bit solve.
+                    if let Some(path) = watch.checkpoint {
+                        let _ = std::fs::remove_file(path);
+                    }
+                }
+                done => return done,
+            }
+        }
+        return solve_material_until(
+            material,
+            rules,
+            subtables,
+            work_dir,
+            mem_budget,
+            Propagation::Auto,
+            watch,
+        );
+    }
     let in_memory = working_file_bytes(n as u64, mem_budget) == 0;
     let mut cells = if in_memory {
         WorkArray::anonymous(n, 2)?
@@ -223,8 +254,83 @@ pub fn solve_material_until(
         |c| if is_undecided(c) { RAW_DRAW } else { c },
         |v| v != RAW_UNUSED,
     );
-    let raw = SolvedValues(cells);
+    let raw = SolvedValues(cells, 2);
     Ok((raw, stats))
+}
+
+/// A material to solve in one-byte cells (see `byte_solve.rs`).
+struct ByteSolve<'a> {
+    index: &'a PositionIndex,
+    rules: &'a Ruleset,
+    layout: Layout,
+    work_dir: &'a Path,
+    mem_budget: u64,
+}
+
+impl ByteSolve<'_> {
+    fn solve(
+        &self,
+        subs: SubTables,
+        watch: Watch<'_>,
+    ) -> Result<(SolvedValues, SolveStats), SolveError> {
+        let material = self.index.material();
+        let n = self.index.size();
+        let cells = if n + minimum_memory(n) <= self.mem_budget {
+            WorkArray::anonymous(n as usize, 1)?
+        } else {
+            WorkArray::file(self.work_dir, "bytes", n as usize, 1)?
+        };
+        let id = Identity {
+            material,
+            rules: self.rules,
+            slots: n,
+        };
+        let resumed = match watch.checkpoint {
+            Some(path) if path.exists() => Some(checkpoint::load_bytes(path, &id, &cells)?),
+            _ => None,
+        };
+        let ctx = ByteCtx {
+            rules: self.rules,
+            tables: MoveTables::new(self.rules),
+            index: self.index,
+            subs,
+            cells: ByteCells(cells.atomic_u64()),
+            layout: self.layout,
+        };
+        let t0 = Instant::now();
+        let (counts, start) = match resumed {
+            Some((level, highest)) => (byte_solve::count(&ctx), LevelState { level, highest }),
+            None => (
+                byte_solve::sweep(&ctx, &watch)?,
+                LevelState {
+                    level: 0,
+                    highest: 0,
+                },
+            ),
+        };
+        let mut stats = SolveStats {
+            slots: n,
+            sweep: t0.elapsed(),
+            ..Default::default()
+        };
+        let t1 = Instant::now();
+        let save = |state: &LevelState| match watch.checkpoint {
+            Some(path) => {
+                checkpoint::save_bytes(path, &id, &cells, (state.level, state.highest))?;
+                Ok(SolveError::Checkpointed {
+                    material,
+                    path: path.to_path_buf(),
+                    level: state.level,
+                })
+            }
+            None => Ok(SolveError::Interrupted { material }),
+        };
+        stats.levels = byte_solve::propagate(&ctx, &watch, counts, start, &save)?;
+        stats.propagate = t1.elapsed();
+        stats.positions = byte_solve::finish(&ctx);
+        drop(ctx);
+        Ok((SolvedValues(cells, 1), stats))
+    }
 }
 
 /// Pass 1, the forward sweep: positions decided at levels 0 (no move) and
@@ -378,20 +484,52 @@ fn propagate_pass(
 /// The raw values of a solved material, one per index slot (see
 /// [`jungletb_format::encoding`]): in memory or in a memory-mapped working
 /// file, as the memory budget decided.
-pub struct SolvedValues(WorkArray);
+/// One byte a value when solved in one-byte cells, else two.
+pub struct SolvedValues(WorkArray, u8);
+
+/// The raw values of a solve as they lie in its working memory.
+#[derive(Debug, Clone, Copy)]
+pub enum RawValues<'a> {
+    /// One byte a value (solved in one-byte cells).
+    Bytes(&'a [u8]),
+    /// Two bytes a value.
+    Wide(&'a [u16]),
+}
+
+impl SolvedValues {
+    /// The values as they lie in memory.
+    pub fn raw(&self) -> RawValues<'_> {
+        match self.1 {
+            1 => RawValues::Bytes(self.0.u8()),
+            _ => RawValues::Wide(self.0.u16()),
+        }
+    }
+
+    /// The number of values (index slots).
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True if there are no slots.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values, two bytes each.
+    pub fn to_vec(&self) -> Vec<u16> {
+        match self.raw() {
+            RawValues::Bytes(b) => b.iter().map(|&v| v as u16).collect(),
+            RawValues::Wide(w) => w.to_vec(),
+        }
+    }
+}
 
 impl std::fmt::Debug for SolvedValues {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SolvedValues")
             .field("slots", &self.len())
+            .field("bytes_a_value", &self.1)
             .finish()
-    }
-}
-
-impl std::ops::Deref for SolvedValues {
-    type Target = [u16];
-    fn deref(&self) -> &[u16] {
-        self.0.u16()
     }
 }
 

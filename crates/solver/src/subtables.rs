@@ -30,6 +30,17 @@ impl SubTables {
         Ok(SubTables { by_victim })
     }
 
+    /// The longest win, for either side to move, of the tables captures
+    /// lead into (`None` if there are none): the highest floor a capture
+    /// gives is one more.
+    pub(crate) fn longest_win(&self) -> Option<u16> {
+        self.by_victim
+            .iter()
+            .flatten()
+            .flat_map(|(table, _)| table.header().sides.iter().map(|s| s.longest_win))
+            .max()
+    }
+
     /// The value (for the side to move then) of the position after the
     /// capture `mv` in `pos`, which must not end the game.
     #[inline]

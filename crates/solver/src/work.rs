@@ -10,7 +10,7 @@ use crate::error::SolveError;
 use memmap2::MmapMut;
 use std::fs::OpenOptions;
 use std::path::Path;
-use std::sync::atomic::AtomicU16;
+use std::sync::atomic::{AtomicU16, AtomicU64};
 
 /// A zero-initialised array of `len` elements of `width` bytes, in
 /// anonymous memory or in a mapped file.
@@ -22,7 +22,7 @@ pub(crate) struct WorkArray {
 impl WorkArray {
     /// An array in anonymous memory.
     pub(crate) fn anonymous(len: usize, width: usize) -> Result<WorkArray, SolveError> {
-        let map = MmapMut::map_anon((len * width).max(4096))
+        let map = MmapMut::map_anon((len * width).next_multiple_of(8).max(4096))
             .map_err(|e| SolveError::memory("allocating the working memory", e))?;
         // Transparent huge pages where the kernel gives them on request
         // (`madvise` mode): the propagation reads cells at random, and with
@@ -51,7 +51,8 @@ impl WorkArray {
             .open(&path)
             .map_err(io)?;
         // Sparse until touched; at least one page so the map is valid.
-        file.set_len((len * width).max(4096) as u64).map_err(io)?;
+        file.set_len((len * width).next_multiple_of(8).max(4096) as u64)
+            .map_err(io)?;
         // SAFETY: the file is private to this solve (a fresh temporary
         // directory) and nothing else maps or writes it.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(io)?;
@@ -65,6 +66,30 @@ impl WorkArray {
         // `len * 2` bytes long, and `AtomicU16` has the size and alignment of
         // `u16`; all access through this slice is atomic.
         unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU16, self.len) }
+    }
+
+    /// The array as atomic 64-bit words, eight one-byte cells each (the
+    /// byte solve's cells, see `byte_solve.rs`), `len.div_ceil(8)` of them.
+    pub(crate) fn atomic_u64(&self) -> &[AtomicU64] {
+        let words = self.len.div_ceil(8);
+        assert!(self.map.len() >= words * 8);
+        // SAFETY: the map is page-aligned (so 8-byte aligned) and at least
+        // `words * 8` bytes long (every array is a whole number of words); `AtomicU64` has
+        // the size and alignment of `u64`; all access through this slice is
+        // atomic.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU64, words) }
+    }
+
+    /// The elements as bytes.
+    pub(crate) fn u8(&self) -> &[u8] {
+        assert!(self.map.len() >= self.len);
+        // SAFETY: long enough; shared access only reads.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr(), self.len) }
+    }
+
+    /// Elements.
+    pub(crate) fn len(&self) -> usize {
+        self.len
     }
 
     /// Replaces every 16-bit element `x` by `f(x)` in place, in parallel.

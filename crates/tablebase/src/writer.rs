@@ -35,14 +35,14 @@ pub fn plain_table_len(rules: &Ruleset, index: &PositionIndex, value_width: u8) 
 }
 
 /// Writes the table of `index`'s material under `rules` into `dir` (the rule
-/// set's directory) from raw values (one per slot, see
+/// set's directory) from raw values (one per slot, one or two bytes, see
 /// [`jungletb_format::encoding`]). The file appears under its final name only when
 /// complete; an existing file of that name is replaced atomically.
-pub fn write_table(
+pub fn write_table<R: Copy + Into<u16>>(
     dir: &Path,
     rules: &Ruleset,
     index: &PositionIndex,
-    raw: &[u16],
+    raw: &[R],
 ) -> Result<TableStats, TableError> {
     let material = index.material();
     let path = table_path(dir, material);
@@ -59,7 +59,8 @@ pub fn write_table(
     };
     let mut sides = [SideStats::default(); 2];
     let mut max_raw = 0u16;
-    for (i, &r) in raw.iter().enumerate() {
+    for (i, r) in raw.iter().enumerate() {
+        let r: u16 = (*r).into();
         if r == RAW_UNUSED {
             continue;
         }
@@ -99,7 +100,8 @@ pub fn write_table(
         let mut chunk = Vec::with_capacity(1 << 16);
         for block in raw.chunks(1 << 15) {
             chunk.clear();
-            for &r in block {
+            for r in block {
+                let r: u16 = (*r).into();
                 if value_width == 1 {
                     chunk.push(r as u8);
                 } else {

@@ -1,0 +1,493 @@
+//! Solving with one byte a slot and no counters (issue 42's working
+//! memory): [`Propagation::ByteCells`](crate::Propagation::ByteCells).
+//!
+//! The 16-bit solve (`solve.rs`) keeps, per slot, a value or a floor and a
+//! count of undecided successors, beside two frontier bitmaps and lists of
+//! the positions decided ahead of their level: 2.6-2.7 bytes a slot at the
+//! peak of a 6-piece solve. Here the whole state is one byte a slot:
+//!
+//! - **No counters.** A position one of whose successors is won at level
+//!   `d` is only a *candidate* loss: it is checked by generating its quiet
+//!   moves and reading each successor's byte (Syzygy's generator does the
+//!   same). It is lost at `max(d + 1, floor)` if every one is a win in at
+//!   most `d` plies. A win decided later (`d + 1`, written while level `d`
+//!   runs, or a tentative win through a capture) does not count, so the
+//!   answer does not depend on the order threads work in.
+//! - **No frontiers and no lists.** The positions of level `d` are the
+//!   bytes equal to `d + 2` (the table's raw value of a loss in `d` plies,
+//!   `d` even, or of a win, `d` odd): each level scans the bytes for them,
+//!   eight at a time. Tentative wins and losses held back by a floor wait
+//!   in their bytes for their level's scan; a tentative win improved
+//!   meanwhile is simply not found there. A level with no position (known
+//!   from exact counts per value) is not scanned.
+//!
+//! The byte of a slot ([`Layout`]): 0 unused, 1 draw, `n + 2` decided in
+//! `n` plies (as the table stores it), and above the decided values the
+//! undecided ones: [`NO_LOSS`] for a position with a capture into a drawn
+//! table (it can win or draw, never lose), and `254 - floor` for the
+//! others, the floor being 1 + the longest win a capture leads into (0 if
+//! none): the earliest level the position can be lost at. The layout is
+//! set from the sub-tables' longest wins; a material whose distances reach
+//! the floors' codes fails with [`SolveError::DistanceOverflow`] and is
+//! solved with 16-bit cells instead (see `solve.rs`). When the solve ends,
+//! every undecided byte becomes a draw and the bytes are the table's
+//! payload.
+//!
+//! The bytes live in 64-bit words, read and written only as words (a
+//! byte's update is a compare-and-swap of its word), so that the scan
+//! reads eight slots a load and no access mixes sizes.
+//!
+//! Between levels the whole state is the bytes and the level: a checkpoint
+//! is the bytes (see `checkpoint.rs`), the counts are taken again from
+//! them on resuming.
+//!
+//! The values written are the 16-bit solve's, byte for byte (tested on
+//! fixture materials of 3 to 5 pieces, on one to three threads, and
+//! against the recorded CRCs of every 5-piece table).
+
+use crate::error::SolveError;
+use crate::solve::Watch;
+use crate::subtables::SubTables;
+use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
+use jungletb_indexer::{Neighbours, PositionIndex};
+use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// The undecided position that cannot be lost (a capture leads into a
+/// drawn table).
+pub(crate) const NO_LOSS: u8 = 255;
+/// Slots a thread scans or sweeps at a time (a whole number of words).
+const CHUNK: usize = 1 << 16;
+/// Each byte of a word set to 1.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// Where the codes of a byte lie for one material.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// The lowest undecided code: `254 - highest floor`. Decided values
+    /// lie below it.
+    pub(crate) undecided: u8,
+}
+
+impl Layout {
+    /// The layout for floors up to `max_floor`, `None` if a floor's loss
+    /// or the first levels would not fit below the undecided codes.
+    pub(crate) fn new(max_floor: u16) -> Option<Layout> {
+        let undecided = 254u16.checked_sub(max_floor)?;
+        let layout = Layout {
+            undecided: undecided as u8,
+        };
+        // A loss held back to the highest floor is stored as a decided
+        // value, and the levels 0 and 1 always exist.
+        (undecided > 3 && max_floor <= layout.max_plies()).then_some(layout)
+    }
+
+    /// The longest distance a byte can hold below the floors.
+    pub(crate) fn max_plies(self) -> u16 {
+        self.undecided as u16 - 3
+    }
+
+    /// The code of an undecided position of floor `floor`.
+    #[inline]
+    fn floor_code(self, floor: u16) -> u8 {
+        debug_assert!(floor <= 254 - self.undecided as u16);
+        254 - floor as u8
+    }
+
+    /// The floor of an undecided code other than [`NO_LOSS`].
+    #[inline]
+    fn floor_of(self, code: u8) -> u16 {
+        (254 - code) as u16
+    }
+
+    /// True if `code` is an undecided position that may still be lost.
+    #[inline]
+    fn may_lose(self, code: u8) -> bool {
+        code >= self.undecided && code != NO_LOSS
+    }
+}
+
+/// The byte of a decided value in `n` plies (`n + 2`, the table's raw
+/// value; the caller has checked `n` against [`Layout::max_plies`]).
+#[inline]
+fn decided(n: u16) -> u8 {
+    (n + 2) as u8
+}
+
+/// One byte a slot, in atomic 64-bit words.
+#[derive(Clone, Copy)]
+pub(crate) struct ByteCells<'a>(pub(crate) &'a [AtomicU64]);
+
+impl ByteCells<'_> {
+    /// The byte of slot `i`.
+    #[inline(always)]
+    fn get(self, i: u64) -> u8 {
+        (self.0[(i / 8) as usize].load(Relaxed) >> (i % 8 * 8)) as u8
+    }
+
+    /// Replaces the byte `b` of slot `i` by `f(b)` unless that is `None`.
+    /// The byte replaced, if it was.
+    #[inline(always)]
+    fn update(self, i: u64, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
+        let word = &self.0[(i / 8) as usize];
+        let shift = i % 8 * 8;
+        let mut cur = word.load(Relaxed);
+        loop {
+            let old = (cur >> shift) as u8;
+            let new = f(old)?;
+            let next = cur & !(0xff << shift) | (new as u64) << shift;
+            match word.compare_exchange_weak(cur, next, Relaxed, Relaxed) {
+                Ok(_) => return Some(old),
+                Err(now) => cur = now,
+            }
+        }
+    }
+}
+
+/// What the passes of a byte solve share.
+pub(crate) struct ByteCtx<'a> {
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) tables: MoveTables,
+    pub(crate) index: &'a PositionIndex,
+    pub(crate) subs: SubTables,
+    pub(crate) cells: ByteCells<'a>,
+    pub(crate) layout: Layout,
+}
+
+/// Positions per byte value: how many wait at each level (exact, so that
+/// empty levels are not scanned).
+pub(crate) type Counts = [i64; 256];
+
+fn add(mut total: Counts, part: Counts) -> Counts {
+    for (t, p) in total.iter_mut().zip(part) {
+        *t += p;
+    }
+    total
+}
+
+/// The slot ranges of `n` slots a thread takes at a time.
+fn chunks(n: usize) -> impl IndexedParallelIterator<Item = std::ops::Range<usize>> {
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(move |c| c * CHUNK..((c + 1) * CHUNK).min(n))
+}
+
+/// The forward sweep: every slot's first byte, and the counts of the
+/// decided values written. With a checkpoint to save, a stop lets the
+/// sweep run to its end (see [`Watch::stop`]).
+pub(crate) fn sweep(ctx: &ByteCtx, watch: &Watch<'_>) -> Result<Counts, SolveError> {
+    let material = ctx.index.material();
+    watch.check(material)?;
+    let n = ctx.index.size() as usize;
+    chunks(n)
+        .map(|range| {
+            if watch.checkpoint.is_none() {
+                watch.check(material)?;
+            }
+            let len = range.len() as u64;
+            let out = sweep_chunk(ctx, range);
+            (watch.on_progress)(len);
+            out
+        })
+        .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))
+}
+
+/// The counts of the decided values in the bytes (for a resumed solve).
+pub(crate) fn count(ctx: &ByteCtx) -> Counts {
+    let top = ctx.layout.undecided as usize;
+    chunks(ctx.index.size() as usize)
+        .map(|range| {
+            let mut counts = [0; 256];
+            for i in range {
+                let b = ctx.cells.get(i as u64) as usize;
+                if (2..top).contains(&b) {
+                    counts[b] += 1;
+                }
+            }
+            counts
+        })
+        .reduce(|| [0; 256], add)
+}
+
+/// Where a byte solve stands between levels.
+pub(crate) struct LevelState {
+    /// The level to run next.
+    pub(crate) level: u16,
+    /// The highest level run so far.
+    pub(crate) highest: u16,
+}
+
+/// Runs the levels from `state` on. Returns the highest level run, or
+/// stops at a level with `save(state)` when `watch.stop` is set.
+pub(crate) fn propagate(
+    ctx: &ByteCtx,
+    watch: &Watch<'_>,
+    mut counts: Counts,
+    mut state: LevelState,
+    save: &dyn Fn(&LevelState) -> Result<SolveError, SolveError>,
+) -> Result<u16, SolveError> {
+    let material = ctx.index.material();
+    let n = ctx.index.size() as usize;
+    let expand = expand_for(ctx.index);
+    let top = ctx.layout.undecided as usize;
+    loop {
+        let d = state.level;
+        let code = decided(d) as usize;
+        if code >= top || counts[code..top].iter().all(|&k| k == 0) {
+            // Nothing waits at this level or beyond: every undecided
+            // position is a draw.
+            return Ok(state.highest);
+        }
+        (watch.on_level)(d);
+        if watch.stop.load(Relaxed) {
+            return Err(save(&state)?);
+        }
+        if counts[code] > 0 {
+            if d + 1 > ctx.layout.max_plies() {
+                return Err(SolveError::DistanceOverflow {
+                    material,
+                    limit: ctx.layout.max_plies(),
+                    in_subtable: false,
+                });
+            }
+            let delta = chunks(n)
+                .map(|range| {
+                    let mut delta = [0; 256];
+                    scan(ctx.cells, range, code as u8, |i| {
+                        expand(ctx, d, i, &mut delta)
+                    });
+                    delta
+                })
+                .reduce(|| [0; 256], add);
+            counts = add(counts, delta);
+            state.highest = d;
+        }
+        state.level += 1;
+    }
+}
+
+/// Calls `f(i)` for every slot `i` of `range` (which starts on a word)
+/// whose byte is `code` (not 0), eight bytes a load.
+#[inline]
+fn scan(cells: ByteCells, range: std::ops::Range<usize>, code: u8, mut f: impl FnMut(u64)) {
+    let pattern = ONES * code as u64;
+    let words = &cells.0[range.start / 8..range.end.div_ceil(8)];
+    for (k, word) in words.iter().enumerate() {
+        let x = word.load(Relaxed) ^ pattern;
+        // A byte of `x` is 0 where the byte is `code`; this test finds
+        // every word with one (and may flag a few without).
+        if x.wrapping_sub(ONES) & !x & (ONES << 7) == 0 {
+            continue;
+        }
+        for b in 0..8 {
+            if (x >> (b * 8)) as u8 == 0 {
+                // Bytes past the material's slots are 0 and never match.
+                f(((range.start / 8 + k) * 8 + b) as u64);
+            }
+        }
+    }
+}
+
+/// The forward sweep of one chunk: each slot's first byte, and the counts
+/// of the decided values written.
+fn sweep_chunk(ctx: &ByteCtx, range: std::ops::Range<usize>) -> Result<Counts, SolveError> {
+    let mut counts = [0; 256];
+    let mut word = 0u64;
+    for i in range.clone() {
+        let code = first_byte(ctx, i as u64)?;
+        if (2..ctx.layout.undecided).contains(&code) {
+            counts[code as usize] += 1;
+        }
+        word |= (code as u64) << (i % 8 * 8);
+        if i % 8 == 7 || i + 1 == range.end {
+            // This thread alone writes the words of its chunk here.
+            ctx.cells.0[i / 8].store(word, Relaxed);
+            word = 0;
+        }
+    }
+    Ok(counts)
+}
+
+/// The byte of slot `i` before any level: unused, a draw, a value decided
+/// by the moves that end the game or leave the material, or undecided.
+fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
+    let layout = ctx.layout;
+    let overflow = || SolveError::DistanceOverflow {
+        material: ctx.index.material(),
+        limit: layout.max_plies(),
+        in_subtable: true,
+    };
+    let Some(pos) = ctx.index.canonical_raw_position(i) else {
+        return Ok(RAW_UNUSED as u8);
+    };
+    let mut any_move = false;
+    let mut quiet = false;
+    let mut immediate = false;
+    let mut best_win: Option<u16> = None;
+    let mut floor: u16 = 0;
+    let mut outside_draw = false;
+    let mut error = None;
+    // Same as `pos.is_winning_move`, with the piece count read once.
+    let lone = pos.count(pos.side_to_move().opponent()) == 1;
+    ctx.tables.for_each_move(&pos, |mv| {
+        any_move = true;
+        if mv.enters_den || (lone && mv.is_capture()) {
+            immediate = true;
+        } else if !mv.is_capture() {
+            quiet = true;
+        } else if !immediate && error.is_none() {
+            match ctx.subs.value_after(&pos, &mv) {
+                Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                Ok(Value::Draw) => outside_draw = true,
+                Err(e) => error = Some(e),
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(if !any_move {
+        match ctx.rules.no_move {
+            NoMoveRule::Loss => decided(0),
+            NoMoveRule::Draw => RAW_DRAW as u8,
+        }
+    } else if immediate {
+        decided(1)
+    } else if let Some(w) = best_win {
+        // Tentative: a win found inside the material may be shorter.
+        if w > layout.max_plies() {
+            return Err(overflow());
+        }
+        decided(w)
+    } else if outside_draw {
+        NO_LOSS
+    } else if floor > layout.max_plies() {
+        return Err(overflow());
+    } else if !quiet {
+        // Every move is a capture into a table won for the opponent.
+        decided(floor)
+    } else {
+        layout.floor_code(floor)
+    })
+}
+
+/// Expands position `c`, decided at level `d`: its predecessors win at
+/// `d + 1` (it is lost) or are checked as candidate losses (it is won).
+/// Counts the values written (and taken back) in `delta`.
+fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, delta: &mut Counts) {
+    let pos = ctx.index.raw_position(c).expect("in range");
+    let before = pos.side_to_move().opponent();
+    let near = ctx
+        .index
+        .neighbours::<N>(pos.squares(), before)
+        .expect("N is the piece count");
+    let layout = ctx.layout;
+    if d.is_multiple_of(2) {
+        // Undecided, or a tentative win through a capture that is longer
+        // (a win's byte is odd: `n + 2` with `n` odd).
+        let win_next = decided(d + 1);
+        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+            let p = near.index_after(code, from);
+            let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
+            if let Some(old) = ctx.cells.update(p, |b| improves(b).then_some(win_next)) {
+                delta[win_next as usize] += 1;
+                if old < layout.undecided {
+                    delta[old as usize] -= 1;
+                }
+            }
+        });
+    } else {
+        let won_by = decided(d);
+        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+            let p = near.index_after(code, from);
+            if !layout.may_lose(ctx.cells.get(p)) {
+                return;
+            }
+            let pred = predecessor(&pos, code, from);
+            if !all_quiet_moves_won::<N>(ctx, &pred, won_by) {
+                return;
+            }
+            // Only this level writes losses, and only to bytes that may
+            // lose: another thread may have written the same one.
+            let lost = |b: u8| {
+                layout
+                    .may_lose(b)
+                    .then(|| decided((d + 1).max(layout.floor_of(b))))
+            };
+            if let Some(old) = ctx.cells.update(p, lost) {
+                delta[decided((d + 1).max(layout.floor_of(old))) as usize] += 1;
+            }
+        });
+    }
+}
+
+/// The position before the piece of code `code` moved from `from` to its
+/// square in `pos`, with the other side to move.
+#[inline(always)]
+fn predecessor(pos: &RawPosition, code: usize, from: u8) -> RawPosition {
+    let mut squares = *pos.squares();
+    let to = squares[code];
+    squares[code] = from;
+    let moved = 1u64 << from | 1u64 << to;
+    let mover = pos.side_to_move().opponent();
+    let (mut white, mut black) = (
+        pos.occupied_by(jungletb_rules::Color::White),
+        pos.occupied_by(jungletb_rules::Color::Black),
+    );
+    match mover {
+        jungletb_rules::Color::White => white ^= moved,
+        jungletb_rules::Color::Black => black ^= moved,
+    }
+    RawPosition::from_parts(squares, white, black, mover)
+}
+
+/// True if every quiet move of `pos` leads to a win for the opponent in at
+/// most `won_by - 2` plies (its captures and den entries are summed up in
+/// its byte already).
+#[inline]
+fn all_quiet_moves_won<const N: usize>(ctx: &ByteCtx, pos: &RawPosition, won_by: u8) -> bool {
+    let near = ctx
+        .index
+        .neighbours::<N>(pos.squares(), pos.side_to_move().opponent())
+        .expect("N is the piece count");
+    ctx.tables.all_quiet_moves(pos, |code, to| {
+        let b = ctx.cells.get(near.index_after(code, to));
+        b <= won_by && b % 2 == 1 && b >= decided(1)
+    })
+}
+
+/// [`expand`] for the piece count of `index`.
+fn expand_for(index: &PositionIndex) -> fn(&ByteCtx, u16, u64, &mut Counts) {
+    match index.piece_count() {
+        2 => expand::<2>,
+        3 => expand::<3>,
+        4 => expand::<4>,
+        5 => expand::<5>,
+        6 => expand::<6>,
+        _ => expand::<{ Neighbours::<16>::PIECES_ANY }>,
+    }
+}
+
+/// Turns every undecided byte into a draw: the bytes become the table's
+/// values. The positions (used slots).
+pub(crate) fn finish(ctx: &ByteCtx) -> u64 {
+    let top = ctx.layout.undecided;
+    chunks(ctx.index.size() as usize)
+        .map(|range| {
+            let mut positions = 0;
+            for w in &ctx.cells.0[range.start / 8..range.end.div_ceil(8)] {
+                let mut word = w.load(Relaxed).to_le_bytes();
+                for b in &mut word {
+                    if *b >= top {
+                        *b = RAW_DRAW as u8;
+                    }
+                    positions += (*b != RAW_UNUSED as u8) as u64;
+                }
+                w.store(u64::from_le_bytes(word), Relaxed);
+            }
+            positions
+        })
+        .sum()
+}
