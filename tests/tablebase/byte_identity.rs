@@ -2,16 +2,19 @@
 //! wrote, byte for byte: the 5-piece ELTvEL and its 17 smaller tables (2 to
 //! 4 pieces), against the payload checksums recorded from commit d5cb911
 //! in `tests/data/table-crcs-d5cb911.txt` (headers are identical by
-//! construction: same material, rule set and statistics).
+//! construction: same material, rule set and statistics). The one-byte
+//! solve (`Propagation::ByteCells`) then writes the same ELTvEL values on
+//! one, two and three threads.
 
 use jungletb::format::header::Header;
 use jungletb::indexer::Material;
 use jungletb::rules::Ruleset;
-use jungletb::tablebase::{table_dir, table_path};
+use jungletb::solver::{solve_material_with, Propagation, RawValues};
+use jungletb::tablebase::{table_dir, table_path, Tablebase};
 use std::collections::BTreeMap;
 
 #[test]
-fn a_five_piece_table_and_its_sub_tables_are_byte_identical_to_the_old_solver() {
+fn a_five_piece_table_and_its_sub_tables_are_byte_identical_to_the_old_solver_and_one_byte_cells() {
     let recorded: BTreeMap<String, u32> = include_str!("../data/table-crcs-d5cb911.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -38,4 +41,47 @@ fn a_five_piece_table_and_its_sub_tables_are_byte_identical_to_the_old_solver() 
         compared += 1;
     }
     assert_eq!(compared, 18, "ELTvEL and its 17 smaller tables");
+
+    // The same tables serve the one-byte solve, so ELTvEL is generated once
+    // (and the test binary stays within CI's memory bound: no copies of the
+    // values, one solve at a time).
+    let tb = Tablebase::with_dir(dir.clone(), rules.clone());
+    let work = tempfile::tempdir_in(&dir).unwrap();
+    let table = tb.table(m).unwrap();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (values, _) = pool
+            .install(|| {
+                solve_material_with(
+                    m,
+                    &rules,
+                    &tb,
+                    work.path(),
+                    u64::MAX,
+                    Propagation::ByteCells,
+                    &|_| {},
+                )
+            })
+            .unwrap();
+        let RawValues::Bytes(bytes) = values.raw() else {
+            panic!("{m}: solved in one-byte cells but not given as bytes");
+        };
+        assert_eq!(bytes.len() as u64, table.index().size());
+        // The table's values in chunks of 2^22 slots, not all at once.
+        let differ = bytes.chunks(1 << 22).enumerate().find_map(|(c, chunk)| {
+            let from = (c << 22) as u64;
+            let written = table
+                .raw_values_in(from..from + chunk.len() as u64)
+                .unwrap();
+            let at = (0..chunk.len()).find(|&i| written[i] != u16::from(chunk[i]));
+            at.map(|i| from + i as u64)
+        });
+        assert_eq!(
+            differ, None,
+            "{m}: one-byte cells on {threads} thread(s) differ at the slot"
+        );
+    }
 }

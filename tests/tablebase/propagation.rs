@@ -93,24 +93,3 @@ fn one_byte_cells_write_the_values_of_sixteen_bit_cells_on_any_thread_count() {
         }
     }
 }
-
-#[test]
-fn one_byte_cells_write_a_five_piece_table_byte_identical_to_the_recorded_one() {
-    let rules = Ruleset::standard();
-    let m: Material = "ELTvEL".parse().unwrap();
-    let root = crate::fixture::generate_tables(&rules, vec![m]);
-    let dir = table_dir(root.path(), &rules);
-    let tb = Tablebase::with_dir(dir.clone(), rules.clone());
-    let work = tempfile::tempdir_in(&dir).unwrap();
-    // The table generated here matches the CRC recorded from d5cb911
-    // (`byte_identity.rs`); the one-byte solve must write its values.
-    let written = tb.table(m).unwrap().raw_values().unwrap();
-    for threads in [1, 3] {
-        let bytes = solve_on(&tb, work.path(), m, threads, Propagation::ByteCells);
-        let differ = (0..written.len()).find(|&i| written[i] != bytes[i]);
-        assert_eq!(
-            differ, None,
-            "{m} on {threads} thread(s) differs at the slot"
-        );
-    }
-}

@@ -9,18 +9,19 @@
 //! ```
 //!
 //! `TABLES/standard` must hold the tables the material captures into; the
-//! propagation is `auto`, `direct` or `regions:BITS`; the last argument is
+//! propagation is `auto`, `direct`, `bytes` (one-byte cells) or
+//! `regions:BITS`; the last argument is
 //! the thread count.
 
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
-use jungletb_solver::{solve_material_with, Propagation};
+use jungletb_solver::{solve_material_with, Propagation, RawValues};
 use jungletb_tablebase::Tablebase;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, dir, material, propagation, threads] = &args[..] else {
-        eprintln!("usage: propagation TABLE_DIR MATERIAL auto|direct|regions:BITS THREADS");
+        eprintln!("usage: propagation TABLE_DIR MATERIAL auto|direct|bytes|regions:BITS THREADS");
         std::process::exit(2);
     };
     let fail = |what: &str| -> ! {
@@ -34,6 +35,7 @@ fn main() {
     let propagation = match propagation.as_str() {
         "auto" => Propagation::Auto,
         "direct" => Propagation::Direct,
+        "bytes" => Propagation::ByteCells,
         p => match p.strip_prefix("regions:").and_then(|b| b.parse().ok()) {
             Some(bits) => Propagation::Regions { bits },
             None => fail(&format!("no propagation {p:?}")),
@@ -54,9 +56,15 @@ fn main() {
     });
     match solved {
         Ok((values, stats)) => {
-            let checksum = values.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &v| {
-                (h ^ v as u64).wrapping_mul(0x0100_0000_01b3)
-            });
+            // Over the values as they lie in memory (a copy would count
+            // in the peak memory measured around this run).
+            let fnv = |h: u64, v: u16| (h ^ v as u64).wrapping_mul(0x0100_0000_01b3);
+            let checksum = match values.raw() {
+                RawValues::Bytes(b) => b
+                    .iter()
+                    .fold(0xcbf2_9ce4_8422_2325u64, |h, &v| fnv(h, v as u16)),
+                RawValues::Wide(w) => w.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &v| fnv(h, v)),
+            };
             println!(
                 "{material} {propagation:?} on {threads}: sweep {:.3} s, propagate {:.3} s \
                  ({} levels), checksum {checksum:016x}",
