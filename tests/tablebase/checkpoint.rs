@@ -169,19 +169,54 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
 /// Stops the solve of `m` at its first level, leaving a checkpoint at
 /// `path`.
 fn checkpoint_of(m: Material, tb: &Tablebase, work: &Path, path: &Path) {
+    checkpoint_at(m, tb, work, path, Propagation::Direct, 0);
+}
+
+/// Stops the solve of `m` by `propagation` at `level`, leaving a checkpoint
+/// at `path`.
+fn checkpoint_at(
+    m: Material,
+    tb: &Tablebase,
+    work: &Path,
+    path: &Path,
+    propagation: Propagation,
+    level: u16,
+) {
     let stop = AtomicBool::new(false);
     let watch = Watch {
         on_progress: &|_| {},
-        on_level: &|_| stop.store(true, Relaxed),
+        on_level: &|d| stop.store(d >= level, Relaxed),
         stop: &stop,
         checkpoint: Some(path),
     };
     let rules = tb.rules().clone();
-    let got = solve_material_until(m, &rules, tb, work, u64::MAX, Propagation::Direct, watch);
+    let got = solve_material_until(m, &rules, tb, work, u64::MAX, propagation, watch);
     assert!(
-        matches!(got, Err(SolveError::Checkpointed { level: 0, .. })),
+        matches!(got, Err(SolveError::Checkpointed { level: l, .. }) if l == level),
         "{got:?}"
     );
+}
+
+#[test]
+fn a_checkpoint_resumes_in_its_own_kind_of_cells_whatever_the_solve_asks() {
+    let rules = Ruleset::standard();
+    let m: Material = "ELvR".parse().unwrap();
+    let dir = table_dir(crate::fixture::standard(), &rules);
+    let tb = Tablebase::with_dir(dir.to_path_buf(), rules.clone());
+    let whole = tb.table(m).unwrap().raw_values().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("ELvR.checkpoint");
+    let kinds = [
+        (Propagation::ByteCells, Propagation::Direct),
+        (Propagation::Direct, Propagation::ByteCells),
+    ];
+    for (saved, asked) in kinds {
+        checkpoint_at(m, &tb, work.path(), &path, saved, 5);
+        let (values, stopped) = solve_with_stops(m, &tb, work.path(), &path, asked, &[]).unwrap();
+        assert!(stopped.is_empty());
+        assert_eq!(values, whole, "saved by {saved:?}, resumed as {asked:?}");
+        std::fs::remove_file(&path).unwrap();
+    }
 }
 
 #[test]

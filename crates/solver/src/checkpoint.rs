@@ -38,8 +38,9 @@
 //!
 //! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
 //! between levels: its checkpoint (`JTBCKPB1`) has the same fields up to
-//! the highest level run, then the `n` bytes and the CRC-32. Either kind
-//! is refused by a solve of the other.
+//! the highest level run, then the `n` bytes and the CRC-32. A solve
+//! resumes in the kind of cells its checkpoint holds ([`saved_in_bytes`]),
+//! whichever it was asked for: both write the same values.
 
 use crate::error::SolveError;
 use crate::frontier::Frontier;
@@ -225,6 +226,21 @@ pub(crate) fn load(
             levels,
         })
     })
+}
+
+/// Whether the checkpoint at `path` holds a solve in one-byte cells
+/// (`Some(true)`) or in 16-bit cells (`Some(false)`); `None` if there is
+/// no file or it is not a checkpoint (loading it then says why).
+pub(crate) fn saved_in_bytes(path: &Path) -> Option<bool> {
+    let mut found = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut found))
+        .ok()?;
+    match &found {
+        MAGIC_BYTES => Some(true),
+        MAGIC => Some(false),
+        _ => None,
+    }
 }
 
 /// Loads the checkpoint of a solve in one-byte cells at `path` into

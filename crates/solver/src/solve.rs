@@ -164,6 +164,12 @@ pub fn solve_material_until(
     let index = PositionIndex::new(material, rules)?;
     let n = index.size() as usize;
     let subs = SubTables::open(material, subtables)?;
+    // A checkpoint decides the kind of cells (the values are the same).
+    let propagation = match watch.checkpoint.and_then(checkpoint::saved_in_bytes) {
+        Some(true) => Propagation::ByteCells,
+        Some(false) if propagation == Propagation::ByteCells => Propagation::Auto,
+        _ => propagation,
+    };
     if propagation == Propagation::ByteCells {
         let max_floor = subs.longest_win().map_or(0, |w| w + 1);
         if let Some(layout) = Layout::new(max_floor) {
