@@ -67,6 +67,7 @@ fn setup(rules: &Ruleset) -> Setup {
         materials: materials.clone(),
         mem: None,
         check_space: true,
+        propagation: jungletb::solver::Propagation::Auto,
     })
     .unwrap();
     let zroot = tempfile::tempdir().unwrap();

@@ -18,6 +18,7 @@ fn request(root: &Path) -> GenerateOptions {
         materials: vec!["ELvR".parse::<Material>().unwrap()],
         mem: None,
         check_space: true,
+        propagation: jungletb::solver::Propagation::Auto,
     }
 }
 

@@ -14,6 +14,7 @@ fn tables() -> tempfile::TempDir {
         materials: vec![],
         mem: None,
         check_space: true,
+        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     dir
@@ -406,6 +407,7 @@ fn positions_from_text_number_pieces_by_animal_under_every_rule_set() {
         materials: vec![],
         mem: None,
         check_space: true,
+        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     let root = c(dir.path().to_str().unwrap());
@@ -527,6 +529,7 @@ fn coverage_preload_batches_labels_and_the_version_number() {
         materials: vec![],
         mem: None,
         check_space: true,
+        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     let croot = c(custom.path().to_str().unwrap());

@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate_until, Calibration, GenerateOptions, Plan};
+use jungletb_solver::{generate_until, Calibration, GenerateOptions, Plan, Propagation};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,6 +53,12 @@ pub struct Args {
     /// write of the table being made; finished tables are kept.
     #[arg(long)]
     no_space_check: bool,
+    /// Solve in one byte a slot: about 1.05 bytes a slot at the peak
+    /// instead of 2.75, for about 1.3 times the time (measured on 5-piece
+    /// materials). The tables are the same. A material whose distances do
+    /// not fit a byte beside its bounds is solved in 16-bit cells.
+    #[arg(long)]
+    one_byte: bool,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -72,6 +78,11 @@ pub fn run(a: Args) -> CmdResult {
         materials,
         mem: a.mem,
         check_space: !a.no_space_check,
+        propagation: if a.one_byte {
+            Propagation::ByteCells
+        } else {
+            Propagation::Auto
+        },
     };
     let plan = plan_of(&opts)?;
     // A solve that needs more memory than the machine has would page or be

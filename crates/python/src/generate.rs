@@ -57,6 +57,7 @@ pub fn generate<'py>(
         materials,
         mem,
         check_space: true,
+        propagation: jungletb_solver::Propagation::Auto,
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {

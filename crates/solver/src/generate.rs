@@ -37,6 +37,11 @@ pub struct GenerateOptions {
     /// the checks, for file systems that store a table in less than its
     /// size (compression, deduplication); a full disk then fails the write.
     pub check_space: bool,
+    /// How levels are propagated: [`Propagation::Auto`] (16-bit cells, the
+    /// fastest), or [`Propagation::ByteCells`] (one byte a slot, for
+    /// materials whose 16-bit solve would not fit in memory). Every way
+    /// writes the same tables.
+    pub propagation: Propagation,
 }
 
 /// The outcome for one material.
@@ -294,7 +299,7 @@ fn solve_one(
         subtables,
         work.path(),
         budget,
-        Propagation::Auto,
+        opts.propagation,
         watch,
     )?;
     let written = match raw.raw() {

@@ -72,6 +72,7 @@ impl Calibration {
             materials,
             mem: None,
             check_space: true,
+            propagation: crate::Propagation::Auto,
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -385,6 +386,7 @@ mod tests {
             materials: vec![m],
             mem: None,
             check_space: true,
+            propagation: crate::Propagation::Auto,
         })
         .unwrap();
         let after = Plan::new(dir.path(), &rules, all.clone(), cal.clone()).unwrap();
