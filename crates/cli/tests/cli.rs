@@ -347,11 +347,16 @@ fn generate_keeps_valid_tables_and_sets_corrupt_ones_aside() {
 }
 
 #[test]
-fn one_and_two_threads_write_identical_tables() {
+fn one_and_two_threads_and_one_byte_cells_write_identical_tables() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    for (d, t) in [(&a, "1"), (&b, "2")] {
-        let o = run(&[
+    let c = tempfile::tempdir().unwrap();
+    for (d, t, cells) in [
+        (&a, "1", None),
+        (&b, "2", None),
+        (&c, "2", Some("--one-byte")),
+    ] {
+        let mut args = vec![
             "generate",
             "--out",
             d.path().to_str().unwrap(),
@@ -360,17 +365,62 @@ fn one_and_two_threads_write_identical_tables() {
             "--threads",
             t,
             "-q",
-        ]);
-        assert!(o.status.success());
+        ];
+        args.extend(cells);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", text(&o).1);
     }
     for name in ["LTvR", "LvR", "TvR"] {
         let f = format!("standard/{name}.jtb");
+        let one = std::fs::read(a.path().join(&f)).unwrap();
+        assert_eq!(one, std::fs::read(b.path().join(&f)).unwrap(), "{name}");
         assert_eq!(
-            std::fs::read(a.path().join(&f)).unwrap(),
-            std::fs::read(b.path().join(&f)).unwrap(),
-            "{name}"
+            one,
+            std::fs::read(c.path().join(&f)).unwrap(),
+            "{name}: --one-byte"
         );
     }
+}
+
+#[test]
+fn plan_one_byte_fits_the_largest_six_piece_material_in_21_gb_and_tasks_pass_it_on() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().to_str().unwrap();
+    let memory = |extra: &[&str]| -> f64 {
+        let mut args = vec!["plan", "--tables", root, "--material", "DCRvWCR", "--json"];
+        args.extend(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", text(&o).1);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let m = v["materials"].as_array().unwrap();
+        let last = m.iter().find(|e| e["material"] == "DCRvWCR").unwrap();
+        last["memory_bytes"].as_f64().unwrap()
+    };
+    let wide = memory(&[]);
+    let bytes = memory(&["--one-byte"]);
+    assert!(bytes <= 21e9, "{bytes} bytes planned in one-byte cells");
+    assert!(wide > 2.0 * bytes, "{wide} against {bytes}");
+    let slurm = t.path().join("slurm");
+    let o = run(&[
+        "plan",
+        "--tables",
+        root,
+        "--material",
+        "ELvR",
+        "--one-byte",
+        "--slurm",
+        slurm.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let scripts: Vec<String> = std::fs::read_dir(&slurm)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sbatch"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .filter(|s| s.contains(" generate "))
+        .collect();
+    assert!(!scripts.is_empty());
+    assert!(scripts.iter().all(|s| s.contains("--one-byte")));
 }
 
 #[test]

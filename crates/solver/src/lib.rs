@@ -74,7 +74,8 @@ pub use generate::{
 };
 pub use notice::Notice;
 pub use plan::{
-    machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT,
+    machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, ONE_BYTE_PEAK_BYTES_PER_SLOT,
+    ONE_BYTE_TIME_FACTOR, PEAK_BYTES_PER_SLOT,
 };
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
 pub use solve::{

@@ -32,6 +32,10 @@ pub struct Calibration {
     /// working cells (10 GB and more) miss every cache and the TLB, and
     /// they take more levels.
     pub ns_per_slot_six: f64,
+    /// Bytes of memory per index slot at the peak of a solve in memory:
+    /// [`PEAK_BYTES_PER_SLOT`] in 16-bit cells, [`ONE_BYTE_PEAK_BYTES_PER_SLOT`]
+    /// in one-byte cells ([`Calibration::one_byte`]).
+    pub peak_bytes_per_slot: f64,
     /// Where the figures come from (machine, material, date).
     pub source: String,
 }
@@ -45,6 +49,7 @@ impl Default for Calibration {
             ns_per_slot_small: SMALL_NS,
             ns_per_slot: 260.0,
             ns_per_slot_six: SIX_PIECE_NS,
+            peak_bytes_per_slot: PEAK_BYTES_PER_SLOT,
             source: "built-in: every table up to 4 pieces (4.96 G slots) in 5 min 3 s \
                      to 5 min 25 s with 2 threads, 5-piece material TPRvEL (295 M slots) \
                      in 38 s with 2 threads, both on a 2-core AMD EPYC VM, 2026-11-30; \
@@ -92,11 +97,29 @@ impl Calibration {
             ns_per_slot_small: measured,
             ns_per_slot: default.ns_per_slot * scale,
             ns_per_slot_six: default.ns_per_slot_six * scale,
+            peak_bytes_per_slot: PEAK_BYTES_PER_SLOT,
             source: format!(
                 "measured on this machine: {m} with {threads} thread(s); 5 and 6 pieces \
                  scaled from the built-in figures"
             ),
         })
+    }
+
+    /// The same machine solving in one-byte cells (`generate --one-byte`,
+    /// [`crate::Propagation::ByteCells`]): [`ONE_BYTE_PEAK_BYTES_PER_SLOT`]
+    /// a slot at the peak, and every rate times [`ONE_BYTE_TIME_FACTOR`].
+    pub fn one_byte(self) -> Calibration {
+        Calibration {
+            ns_per_slot_small: self.ns_per_slot_small * ONE_BYTE_TIME_FACTOR,
+            ns_per_slot: self.ns_per_slot * ONE_BYTE_TIME_FACTOR,
+            ns_per_slot_six: self.ns_per_slot_six * ONE_BYTE_TIME_FACTOR,
+            peak_bytes_per_slot: ONE_BYTE_PEAK_BYTES_PER_SLOT,
+            source: format!(
+                "{}; in one-byte cells: {ONE_BYTE_PEAK_BYTES_PER_SLOT} bytes a slot at the peak, \
+                 {ONE_BYTE_TIME_FACTOR}x the time",
+                self.source
+            ),
+        }
     }
 
     /// Estimated seconds to solve `slots` slots of a material of `pieces`
@@ -222,7 +245,11 @@ impl Plan {
                 material: m,
                 slots: index.size(),
                 depends_on,
-                memory_bytes: peak_memory_bytes(index.size(), sub_bytes),
+                memory_bytes: peak_memory_bytes_at(
+                    index.size(),
+                    sub_bytes,
+                    calibration.peak_bytes_per_slot,
+                ),
                 seconds_one_thread: calibration.seconds(index.size(), m.piece_count(), 1),
                 reason,
             });
@@ -323,8 +350,27 @@ pub const PEAK_BYTES_PER_SLOT: f64 = 2.75;
 /// the mapped sub-tables. Before the 16-bit cells and the compact lists it
 /// was 6.0 bytes a slot (DCRvCR 2.07 GB, TPDvEC 1.24 GB).
 pub fn peak_memory_bytes(slots: u64, sub_slots: u64) -> u64 {
-    (slots as f64 * PEAK_BYTES_PER_SLOT) as u64 + sub_slots + (16 << 20)
+    peak_memory_bytes_at(slots, sub_slots, PEAK_BYTES_PER_SLOT)
 }
+
+/// [`peak_memory_bytes`] at `per_slot` bytes a slot.
+fn peak_memory_bytes_at(slots: u64, sub_slots: u64, per_slot: f64) -> u64 {
+    (slots as f64 * per_slot) as u64 + sub_slots + (16 << 20)
+}
+
+/// Bytes of memory per index slot at the peak of a solve in one-byte cells,
+/// beside the mapped sub-tables ([`Calibration::one_byte`]): the cells are a
+/// byte a slot and nothing else grows with the material. Measured
+/// (`/usr/bin/time` over the `propagation` study, 2 threads, 2026-12-04):
+/// `ELTvET`, 232.9 M slots, peak RSS 245,328 KiB, 1.08 bytes a slot with
+/// its sub-tables (estimate 1.10 a slot plus the sub-tables' slots: +18 %).
+pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
+
+/// The time of a solve in one-byte cells over a solve in 16-bit cells:
+/// `ELTvET` on 2 threads, interleaved, 22.0 s against 17.1 s (1.29), the
+/// candidate losses' forward checks costing more than the counters they
+/// replace (`docs/lab/2026-12-04-one-byte-cells.md`).
+pub const ONE_BYTE_TIME_FACTOR: f64 = 1.3;
 
 #[cfg(test)]
 mod tests {

@@ -57,6 +57,9 @@ pub struct SlurmOptions {
     /// Memory of one node (bytes), if known: materials that need more are
     /// flagged and solved within it through file-backed memory.
     pub node_mem: Option<u64>,
+    /// Tasks solve in one-byte cells (`generate --one-byte`; the plan's
+    /// memory estimates must be [`crate::Calibration::one_byte`]'s).
+    pub one_byte: bool,
 }
 
 /// One job array: a level, or one memory class of a level.
@@ -307,6 +310,9 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     cmd.push("--threads \"${SLURM_CPUS_PER_TASK:-1}\"".into());
     cmd.push(format!("--mem {}M", job.mem_mib));
     cmd.push("--verbose".into());
+    if opts.one_byte {
+        cmd.push("--one-byte".into());
+    }
     // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
     // in bash before 4.4 (RHEL 7's 4.2 among them).
     cmd.push("${args[@]+\"${args[@]}\"}".into());
@@ -371,6 +377,7 @@ mod tests {
             max_running: 4,
             extra: vec![],
             node_mem: None,
+            one_byte: false,
         }
     }
 

@@ -32,6 +32,9 @@ pub struct Calibration {
     pub ns_per_slot_per_thread_up_to_4: f64,
     /// Six pieces and more.
     pub ns_per_slot_per_thread_from_6: f64,
+    /// Bytes of memory a slot at the peak of a solve (16-bit or one-byte
+    /// cells), beside the mapped sub-tables.
+    pub peak_bytes_per_slot: f64,
     /// Where the figures come from.
     pub source: String,
 }
