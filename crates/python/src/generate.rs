@@ -5,7 +5,7 @@ use crate::errors;
 use crate::rules::{rule_list, ruleset_from};
 use jungletb_cli::progress::Progress;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate_until, GenerateOptions};
+use jungletb_solver::{generate_until, GenerateOptions, Propagation};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -20,7 +20,7 @@ use std::time::Duration;
 /// to stop (well under a second below 6 pieces) and raises
 /// KeyboardInterrupt; finished tables are kept and the same call resumes.
 #[pyfunction]
-#[pyo3(signature = (out, ruleset = "standard", rules = None, max_pieces = None, materials = None, threads = None, progress = true, mem = None))]
+#[pyo3(signature = (out, ruleset = "standard", rules = None, max_pieces = None, materials = None, threads = None, progress = true, mem = None, one_byte = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
@@ -32,6 +32,7 @@ pub fn generate<'py>(
     threads: Option<usize>,
     progress: bool,
     mem: Option<u64>,
+    one_byte: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let root: PathBuf = out
         .extract()
@@ -57,7 +58,11 @@ pub fn generate<'py>(
         materials,
         mem,
         check_space: true,
-        propagation: jungletb_solver::Propagation::Auto,
+        propagation: if one_byte {
+            Propagation::ByteCells
+        } else {
+            Propagation::Auto
+        },
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {

@@ -237,6 +237,16 @@ def test_small_edges(roots):
         jungletb.open_tablebase(os.path.join(str(roots), "nowhere"))
 
 
+def test_one_byte_cells_generate_the_same_tables(tmp_path):
+    wide = jungletb.generate(tmp_path / "wide", materials=["LTvR"], progress=False)
+    byte = jungletb.generate(tmp_path / "byte", materials=["LTvR"], progress=False, one_byte=True)
+    assert wide["tables"] == byte["tables"] == 3
+    for name in ("LTvR", "LvR", "TvR"):
+        a = (tmp_path / "wide" / "standard" / f"{name}.jtb").read_bytes()
+        b = (tmp_path / "byte" / "standard" / f"{name}.jtb").read_bytes()
+        assert a == b, name
+
+
 def test_generate_stops_on_ctrl_c_and_resumes(tmp_path):
     # Three 4-piece materials and what they need: about 4 s of solving on
     # one thread here, stopped after 0.5 s.

@@ -53,4 +53,5 @@ def generate(
     threads: Optional[int] = ...,
     progress: bool = ...,
     mem: Optional[int] = ...,
+    one_byte: bool = ...,
 ) -> "dict[str, object]": ...
