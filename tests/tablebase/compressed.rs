@@ -69,6 +69,49 @@ fn compressed_tables_decode_to_the_plain_values() {
     assert!(slots > 1_000_000, "only {slots} slots compared");
 }
 
+/// `compress` reads plain tables by positional reads, a range at a time:
+/// those ranges hold the file's own bytes, as the memory map's do.
+#[test]
+fn plain_tables_read_in_ranges_by_either_backend_give_the_file_bytes() {
+    let rules = Ruleset::standard();
+    let dir = table_dir(fixture::standard(), &rules);
+    for name in ["ELvR", "TRvT", "EvE"] {
+        let path = dir.join(format!("{name}.jtb"));
+        let bytes = std::fs::read(&path).unwrap();
+        let mapped = Table::open_any(&path).unwrap();
+        let read = Table::open_any_with(&path, Backend::Pread).unwrap();
+        assert_eq!(read.backend(), Backend::Pread);
+        let (at, width) = (
+            mapped.header().header_len as usize,
+            mapped.header().value_width as usize,
+        );
+        let n = mapped.index().size();
+        for range in [0..n, 1..n.min(7), n / 3..n / 2 + 5, n - 1..n] {
+            let want: Vec<u16> = bytes
+                [at + width * range.start as usize..at + width * range.end as usize]
+                .chunks(width)
+                .map(|b| {
+                    if width == 1 {
+                        b[0] as u16
+                    } else {
+                        u16::from_le_bytes([b[0], b[1]])
+                    }
+                })
+                .collect();
+            assert_eq!(
+                mapped.raw_values_in(range.clone()).unwrap(),
+                want,
+                "{name} {range:?}"
+            );
+            assert_eq!(
+                read.raw_values_in(range.clone()).unwrap(),
+                want,
+                "{name} {range:?}"
+            );
+        }
+    }
+}
+
 /// Every position of some materials, probed through plain and compressed
 /// tables (both backends), both colour orders.
 #[test]

@@ -17,7 +17,7 @@ use crate::notice::Notice;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{
-    compressed_table_path, write_compressed_table, CompressedSizes, Table, Tablebase,
+    compressed_table_path, write_compressed_table, Backend, CompressedSizes, Table, Tablebase,
     TablebaseOptions, TABLE_EXTENSION,
 };
 use rayon::prelude::*;
@@ -210,7 +210,10 @@ fn compress_one(
     search: Option<&Tablebase>,
     on_event: &(dyn Fn(CompressEvent) + Sync),
 ) -> Result<CompressedTable, SolveError> {
-    let plain = Table::open_any(path)?;
+    // Read by positional reads, not mapped: it is read from end to end
+    // (its checksum, each section, the check), and a map would keep all
+    // of it in the resident size (a 6-piece table: 5-17 GB).
+    let plain = Table::open_any_with(path, Backend::Pread)?;
     let header = plain.header();
     let out_dir = &output_dir(path, &header.ruleset, out)?;
     let target = compressed_table_path(out_dir, header.material);

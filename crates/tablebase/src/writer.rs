@@ -178,8 +178,9 @@ pub fn write_compressed_table_in_sections(
             .map_err(|e| compressing(e).into())
     };
     let (parts, head) = if size > per {
-        // Sections built in parallel on the thread pool: about 5.5 GB of
-        // memory each while it is built (see `sections`).
+        // Sections built in parallel on the thread pool, one a thread:
+        // about 10 bytes a slot each while it is built (85 MB for 2^23
+        // slots, see `sections`).
         use rayon::prelude::*;
         let parts = sections::section_ranges(size, per)
             .into_par_iter()

@@ -7,13 +7,29 @@
 //! (`JTZ5`, written by development versions of 0.3, is the same table
 //! over `JTZ4` sections, and is still read.)
 //!
-//! Why: the `JTZ6` block index numbers slots in 32 bits, and building one
-//! payload holds about 10 bytes a slot in memory (`jungletb compress` of
-//! ELTvEL, 233 M slots: 2.38 GB peak), which for a 6-piece table of 5 ×
-//! 10^9 slots would be some 50 GB. A section of 2^29 slots takes about 5.5
-//! GB to build, sections can be built in parallel, and the probe path
-//! stays that of `JTZ6` after one division. Tables up to 2^29 slots (every
-//! material up to 5 pieces) keep a single `JTZ6` payload.
+//! Why: building one payload holds about 10 bytes a slot in memory
+//! (`jungletb compress` of ELTvET, 233 M slots, as one payload: 2.37 GB
+//! peak), which for a 6-piece table of 5 × 10^9 slots would be some 50 GB;
+//! and the `JTZ6` block index numbers slots in 32 bits. Sections are built
+//! one a thread, so the memory of `compress` is the threads times a
+//! section's, whatever the table's size. Measured on ELTvET
+//! (`compress_sections` in `jungletb-studies`, 2 threads, don't-cares,
+//! level 15; the peak includes the mapped plain table):
+//!
+//! | slots per section | bytes written | WDL bytes | peak RSS |
+//! |---|---|---|---|
+//! | one payload | 26,323,748 | 6,832,772 | 2,365,232 KiB |
+//! | 2^26 | 24,500,796 | 5,110,752 | 1,116,244 KiB |
+//! | 2^24 | 23,748,654 | 4,414,340 | 565,856 KiB |
+//! | **2^23** | 23,829,978 | 4,503,996 | 435,764 KiB |
+//! | 2^22 | 24,149,032 | 4,811,308 | 375,876 KiB |
+//!
+//! Smaller sections also compress better, down to 2^24 (each section's WDL
+//! dictionary fits its own slots); 2^23 costs 0.3 % more bytes than 2^24
+//! for a quarter less memory. Tables up to 2^23 slots (every material up
+//! to 4 pieces) keep a single `JTZ6` payload; compressed tables written
+//! with sections of 2^29 slots (jungletb 0.3 before this choice) are read
+//! as they are, the size being in the section table.
 //!
 //! Layout (little-endian), after the file header:
 //!
@@ -33,9 +49,10 @@ pub const SECTIONS_VERSION: [u8; 4] = *b"JTZ7";
 /// The same section table over `JTZ4` sections (0.3 development
 /// versions): read like `JTZ7`, each section by its own tag.
 const SECTIONS_OF_JTZ4: [u8; 4] = *b"JTZ5";
-/// Slots per section, and the most a table may have to be one `JTZ6`
-/// payload (a multiple of the DTM block).
-pub const SECTION_SLOTS: u64 = 1 << 29;
+/// Slots per section as jungletb writes them, and the most a table may
+/// have to be one `JTZ6` payload (a multiple of the DTM block; why 2^23:
+/// the table above).
+pub const SECTION_SLOTS: u64 = 1 << 23;
 const _: () = assert!(SECTION_SLOTS.is_multiple_of(DTM_BLOCK_SLOTS as u64));
 
 /// One section of a sectioned payload.

@@ -206,6 +206,13 @@ impl Table {
         Self::open_unchecked_ruleset(path, Backend::Mmap, None)
     }
 
+    /// [`Table::open_any`] with a choice of [`Backend`]: positional reads
+    /// keep a table read once from end to end (as `compress` reads it) out
+    /// of the process's resident memory.
+    pub fn open_any_with(path: &Path, backend: Backend) -> Result<Table, TableError> {
+        Self::open_unchecked_ruleset(path, backend, None)
+    }
+
     /// The identity of the file this table was opened from (`None` where
     /// the platform does not give one).
     pub(crate) fn stamp(&self) -> Option<FileStamp> {
@@ -507,6 +514,23 @@ impl Table {
 
     /// The raw value of slot `i` of a plain table (see [`jungletb_format::encoding`]).
     #[inline]
+    /// The raw values of the slots of `range` (within the index) of a plain
+    /// table, read in one piece: one system call for a file read by
+    /// positional reads, not one a slot.
+    fn raw_plain_in(&self, range: Range<u64>) -> Result<Vec<u16>, TableError> {
+        let width = self.header.value_width as usize;
+        let at = self.offset + width as u64 * range.start;
+        let len = width * (range.end - range.start) as usize;
+        with_range(&self.source, at, len, |bytes| match width {
+            1 => bytes.iter().map(|&b| b as u16).collect(),
+            _ => bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+        })
+        .map_err(|e| self.io_error(e))
+    }
+
     fn raw_plain(&self, i: u64) -> Result<u16, TableError> {
         let width = self.header.value_width as u64;
         let at = self.offset + width * i;
@@ -598,7 +622,7 @@ impl Table {
             return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
         let Some(c) = &self.layout else {
-            return range.map(|i| Ok(decode(self.raw_plain(i)?))).collect();
+            return Ok(self.raw_plain_in(range)?.into_iter().map(decode).collect());
         };
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
         c.each_part(range, |part, local| {
@@ -686,7 +710,7 @@ impl Table {
             return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
         if self.layout.is_none() {
-            return range.map(|i| self.raw_plain(i)).collect();
+            return self.raw_plain_in(range);
         }
         let first = range.start;
         self.values_as_stored(range)?
