@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     node_mem: Option<u64>,
     /// Plan solves in one byte a slot (`generate --one-byte`, which the
-    /// Slurm tasks then run): less than half the memory, about 1.3 times
+    /// Slurm tasks then run): less than half the memory, 1.3–1.4 times
     /// the time.
     #[arg(long)]
     one_byte: bool,

@@ -40,7 +40,7 @@
 //! `byte_solve.rs`): a position one of whose moves reaches a win is only a
 //! candidate loss, checked by generating its moves, and each level finds
 //! its positions by scanning the bytes. The tables are the same; it peaks
-//! at about 1.1 bytes a slot instead of 2.75, and takes about 1.3 times as
+//! at about 1.1 bytes a slot instead of 2.75, and takes 1.3–1.4 times as
 //! long ([`Calibration::one_byte`]).
 
 #![warn(missing_docs)]
