@@ -17,8 +17,8 @@ use crate::notice::Notice;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{
-    compressed_table_path, write_compressed_table, Backend, CompressedSizes, Table, Tablebase,
-    TablebaseOptions, TABLE_EXTENSION,
+    compressed_table_path, write_compressed_table, Backend, CompressedSizes, Header, Table,
+    Tablebase, TablebaseOptions, TABLE_EXTENSION,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -126,8 +126,10 @@ pub fn compress(
             if searches.contains_key(&dir) {
                 continue;
             }
-            let table = Table::open_any(path)?;
-            let rules = Ruleset::from_canonical_string(&table.header().ruleset)?;
+            // The header alone: the table itself is checked when it is
+            // compressed (a 6-piece table read here too would be read twice).
+            let header = Header::read(path)?;
+            let rules = Ruleset::from_canonical_string(&header.ruleset)?;
             // Maps capped: the search reads every plain table once, and
             // keeping them all mapped would count the whole set (page
             // cache) in the resident size.

@@ -6,13 +6,18 @@
 use super::{DTM_BLOCK_SLOTS, WDL_LOSS, WDL_WIN};
 use jungletb_rules::{Value, Wdl};
 
+/// A slot's halved distance when it has none to store (no halved
+/// distance reaches it: raw values hold plies in 16 bits, so halves stay
+/// below 2^15).
+pub(super) const NO_DISTANCE: u16 = u16::MAX;
+
 /// The parts of every DTM block, in order (part `2k`: the halved distances
 /// of block `k`'s win slots, `2k + 1`: of its loss slots, `width` bytes
 /// each), with their records. `codes` are the WDL values as the WDL stream
-/// stores them, `halves` the halved distances of the positions (`None`:
-/// none, or not a position): unused slots the WDL stream filled as wins or
-/// losses repeat the previous distance of their kind.
-pub(super) fn parts(codes: &[u8], halves: &[Option<u16>], width: u8) -> Vec<(Vec<u8>, DtmPart)> {
+/// stores them, `halves` the halved distances of the positions
+/// ([`NO_DISTANCE`]: none, or not a position): unused slots the WDL stream
+/// filled as wins or losses repeat the previous distance of their kind.
+pub(super) fn parts(codes: &[u8], halves: &[u16], width: u8) -> Vec<(Vec<u8>, DtmPart)> {
     let mut out = Vec::new();
     for (k, (codes, ds)) in codes
         .chunks(DTM_BLOCK_SLOTS as usize)
@@ -27,7 +32,7 @@ pub(super) fn parts(codes: &[u8], halves: &[Option<u16>], width: u8) -> Vec<(Vec
                 WDL_LOSS => 1,
                 _ => continue,
             };
-            let d = d.unwrap_or(last[kind]);
+            let d = if d == NO_DISTANCE { last[kind] } else { d };
             last[kind] = d;
             if width == 1 {
                 parts[kind].push(d as u8);

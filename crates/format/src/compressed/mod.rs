@@ -176,7 +176,10 @@ pub fn compress_payload(
     let filled = wdl_code::fill_runs(&allowed);
     drop(allowed);
     let wdl = wdl_code::encode(&filled);
-    let width: u8 = if dtm.iter().flatten().all(|&d| d <= u8::MAX as u16) {
+    let width: u8 = if dtm
+        .iter()
+        .all(|&d| d == dtm::NO_DISTANCE || d <= u8::MAX as u16)
+    {
         1
     } else {
         2
@@ -188,7 +191,7 @@ pub fn compress_payload(
     if tactical.is_some() {
         for ((d, &code), &r) in dtm.iter_mut().zip(&filled).zip(raw) {
             if decode(r).is_some_and(|v| wdl_code_of(v.wdl()) != code) {
-                *d = None;
+                *d = dtm::NO_DISTANCE;
             }
         }
     }
@@ -234,13 +237,11 @@ pub fn compress_payload(
 
 /// Pass 1 of [`compress_payload`]: per slot, the WDL values it may be
 /// stored as (a don't-care any not above its tactical value), and its
-/// halved distance (`None`: no distance to store).
-fn allowed_and_distances(
-    raw: &[u16],
-    tactical: Option<&TacticalValues>,
-) -> (Vec<u8>, Vec<Option<u16>>) {
+/// halved distance ([`dtm::NO_DISTANCE`]: no distance to store; two bytes
+/// a slot, not the four of an `Option`, for `compress`'s memory).
+fn allowed_and_distances(raw: &[u16], tactical: Option<&TacticalValues>) -> (Vec<u8>, Vec<u16>) {
     let mut allowed = vec![0u8; raw.len()];
-    let mut dtm: Vec<Option<u16>> = Vec::with_capacity(raw.len());
+    let mut dtm: Vec<u16> = Vec::with_capacity(raw.len());
     for (i, &r) in raw.iter().enumerate() {
         let v = decode(r);
         let w = v.map(|v| wdl_code_of(v.wdl()));
@@ -251,7 +252,7 @@ fn allowed_and_distances(
             Some(w) if decided == Some(w) => at_most(w),
             Some(w) => 1 << w,
         };
-        dtm.push(d);
+        dtm.push(d.unwrap_or(dtm::NO_DISTANCE));
     }
     (allowed, dtm)
 }
