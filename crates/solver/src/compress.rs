@@ -12,7 +12,7 @@
 
 use crate::claim::Claim;
 use crate::error::SolveError;
-use crate::files::{move_aside, select_files};
+use crate::files::{move_aside_as, select_files};
 use crate::notice::Notice;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
@@ -248,7 +248,14 @@ fn compress_one(
             return Ok(done(&existing, true, existing.compressed_sizes()));
         }
     }
-    let (stats, sizes) = write_compressed_table(out_dir, &plain, level, search)?;
+    // Written in a work directory of the claim and checked there: only a
+    // table that answers as its source takes the table's name, and what a
+    // run stopped during the check left is a leftover, not a table.
+    let work = tempfile::Builder::new()
+        .prefix(&claim.work_prefix())
+        .tempdir_in(out_dir)
+        .map_err(|e| SolveError::io(out_dir, "creating a work directory", e))?;
+    let (stats, sizes) = write_compressed_table(work.path(), &plain, level, search)?;
     // A written table that does not open, or answers otherwise, is moved
     // aside: the evidence kept, never a bad table under a table's name.
     let opened = Table::open_any(&stats.path).map_err(jungletb_tablebase::ProbeError::from);
@@ -262,13 +269,17 @@ fn compress_one(
     let written = match same {
         Ok(written) => written,
         Err(e) => {
-            let moved_to = move_aside(&stats.path)?;
+            let moved_to = move_aside_as(&stats.path, &target)?;
             return Err(SolveError::Disagrees {
-                path: stats.path,
+                path: target,
                 moved_to,
                 source: Box::new(e),
             });
         }
     };
-    Ok(done(&written, false, Some(sizes)))
+    let result = done(&written, false, Some(sizes));
+    drop(written);
+    std::fs::rename(&stats.path, &target)
+        .map_err(|e| SolveError::io(&target, "moving the checked table in place", e))?;
+    Ok(result)
 }

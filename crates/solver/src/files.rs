@@ -34,8 +34,14 @@ pub fn select_files(tables: &Path, materials: &[Material]) -> Result<Vec<PathBuf
 /// `<path>.invalid-N` (never over another file, never deleted: it is the
 /// evidence) and returns the new name.
 pub(crate) fn move_aside(path: &Path) -> Result<PathBuf, SolveError> {
+    move_aside_as(path, path)
+}
+
+/// [`move_aside`] of the file `path` to the first free name
+/// `<name>.invalid-N` (for a table written elsewhere before it counts).
+pub(crate) fn move_aside_as(path: &Path, name: &Path) -> Result<PathBuf, SolveError> {
     let aside = (1..)
-        .map(|k| PathBuf::from(format!("{}.invalid-{k}", path.display())))
+        .map(|k| PathBuf::from(format!("{}.invalid-{k}", name.display())))
         .find(|p| !p.exists())
         .expect("some free name");
     std::fs::rename(path, &aside)
