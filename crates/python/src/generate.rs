@@ -88,16 +88,19 @@ pub fn generate<'py>(
     };
     // Wait, looking at Python's signals fifty times a second.
     let mut interrupted = None;
+    // Signals are looked at before the worker's end, so a Ctrl-C that came
+    // while this thread waited for a core (a loaded machine) still raises,
+    // even when the work ended meanwhile.
     loop {
         py.allow_threads(|| std::thread::sleep(Duration::from_millis(20)));
-        if worker.is_finished() {
-            break;
-        }
         if interrupted.is_none() {
             if let Err(e) = py.check_signals() {
                 stop.store(true, Ordering::Relaxed);
                 interrupted = Some(e);
             }
+        }
+        if worker.is_finished() {
+            break;
         }
     }
     let report = worker
