@@ -251,6 +251,10 @@ def test_generate_stops_on_ctrl_c_and_resumes(tmp_path):
     # Three 4-piece materials and what they need: about 4 s of solving on
     # one thread here, stopped after 0.5 s.
     request = dict(materials=["ELvTR", "ELTvR", "ETvLR"], progress=False, threads=1)
+    # Python raises KeyboardInterrupt on SIGINT only if SIGINT was not
+    # ignored when it started, and a background job of a script (as CI may
+    # run this) starts with it ignored: install Python's own handler here.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -258,6 +262,7 @@ def test_generate_stops_on_ctrl_c_and_resumes(tmp_path):
             jungletb.generate(tmp_path, **request)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     kept = sorted(f for f in os.listdir(tmp_path / "standard") if f.endswith(".jtb"))
     assert not any(d for d in os.listdir(tmp_path / "standard")
                    if (tmp_path / "standard" / d).is_dir() and not d.startswith(".locks"))
