@@ -512,8 +512,6 @@ impl Table {
         }
     }
 
-    /// The raw value of slot `i` of a plain table (see [`jungletb_format::encoding`]).
-    #[inline]
     /// The raw values of the slots of `range` (within the index) of a plain
     /// table, read in one piece: one system call for a file read by
     /// positional reads, not one a slot.
@@ -531,6 +529,8 @@ impl Table {
         .map_err(|e| self.io_error(e))
     }
 
+    /// The raw value of slot `i` of a plain table (see [`jungletb_format::encoding`]).
+    #[inline]
     fn raw_plain(&self, i: u64) -> Result<u16, TableError> {
         let width = self.header.value_width as u64;
         let at = self.offset + width * i;
