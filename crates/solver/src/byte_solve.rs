@@ -27,9 +27,13 @@
 //! table (it can win or draw, never lose), and `254 - floor` for the
 //! others, the floor being 1 + the longest win a capture leads into (0 if
 //! none): the earliest level the position can be lost at. The layout is
-//! set from the sub-tables' longest wins; a material whose distances reach
-//! the floors' codes fails with [`SolveError::DistanceOverflow`] and is
-//! solved with 16-bit cells instead (see `solve.rs`). When the solve ends,
+//! set from the sub-tables' longest wins. At the level `highest floor - 1`
+//! no floor holds anything back any more: the floors' codes are all
+//! rewritten as floor 0's, and the decided values may grow into them (up
+//! to 251 plies). A material whose sub-tables' longest win passes about
+//! 125 plies, or whose own distances pass 251, fails with
+//! [`SolveError::DistanceOverflow`] and is solved with 16-bit cells
+//! instead (see `solve.rs`). When the solve ends,
 //! every undecided byte becomes a draw and the bytes are the table's
 //! payload.
 //!
@@ -62,25 +66,63 @@ const CHUNK: usize = 1 << 16;
 /// Each byte of a word set to 1.
 const ONES: u64 = 0x0101_0101_0101_0101;
 
-/// Where the codes of a byte lie for one material.
+/// The code of an undecided position with no floor, in the tables
+/// (tests may place it lower, to squeeze the codes of a small material).
+const FLOOR_ZERO: u8 = 254;
+
+/// Where the codes of a byte lie for one material, while one level runs.
+///
+/// The floors only matter until the level reaches them: at level `d`, a
+/// floor of at most `d + 1` holds nothing back (a loss found now or later
+/// is at `d + 1` or beyond anyway). So at the level `highest floor - 1`
+/// every floor's code is rewritten as floor 0's ([`collapse`]), and from
+/// there the decided values may use the floors' codes. A material then
+/// needs its sub-tables' longest win up to about 125 plies (the floors and
+/// the decided values below them share the codes until the collapse) and
+/// its own distances up to 251, instead of the two together up to 250.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Layout {
-    /// The lowest undecided code: `254 - highest floor`. Decided values
-    /// lie below it.
+    /// The lowest undecided code: `floor_zero - highest floor` until the
+    /// floors collapse, then `floor_zero`. Decided values lie below it.
     pub(crate) undecided: u8,
+    /// The code of floor 0 ([`FLOOR_ZERO`]).
+    floor_zero: u8,
+    /// The level at which the floors collapse: `highest floor - 1`.
+    collapse_at: u16,
 }
 
 impl Layout {
     /// The layout for floors up to `max_floor`, `None` if a floor's loss
     /// or the first levels would not fit below the undecided codes.
     pub(crate) fn new(max_floor: u16) -> Option<Layout> {
-        let undecided = 254u16.checked_sub(max_floor)?;
+        Layout::with_floor_zero(max_floor, FLOOR_ZERO)
+    }
+
+    /// [`Layout::new`] with floor 0 coded `floor_zero`.
+    pub(crate) fn with_floor_zero(max_floor: u16, floor_zero: u8) -> Option<Layout> {
+        let undecided = (floor_zero as u16).checked_sub(max_floor)?;
         let layout = Layout {
             undecided: undecided as u8,
+            floor_zero,
+            collapse_at: max_floor.saturating_sub(1),
         };
-        // A loss held back to the highest floor is stored as a decided
-        // value, and the levels 0 and 1 always exist.
-        (undecided > 3 && max_floor <= layout.max_plies()).then_some(layout)
+        // A loss held back to the highest floor, and a win through a
+        // capture into a loss (up to the longest win + 2 plies), are
+        // stored as decided values; the levels 0 and 1 always exist.
+        (undecided > 3 && max_floor < layout.max_plies()).then_some(layout)
+    }
+
+    /// The layout while level `d` runs: the floors collapsed from
+    /// `collapse_at` on.
+    pub(crate) fn at_level(self, d: u16) -> Layout {
+        if d >= self.collapse_at {
+            Layout {
+                undecided: self.floor_zero,
+                ..self
+            }
+        } else {
+            self
+        }
     }
 
     /// The longest distance a byte can hold below the floors.
@@ -91,14 +133,14 @@ impl Layout {
     /// The code of an undecided position of floor `floor`.
     #[inline]
     fn floor_code(self, floor: u16) -> u8 {
-        debug_assert!(floor <= 254 - self.undecided as u16);
-        254 - floor as u8
+        debug_assert!(floor <= (self.floor_zero - self.undecided) as u16);
+        self.floor_zero - floor as u8
     }
 
     /// The floor of an undecided code other than [`NO_LOSS`].
     #[inline]
     fn floor_of(self, code: u8) -> u16 {
-        (254 - code) as u16
+        (self.floor_zero - code) as u16
     }
 
     /// True if `code` is an undecided position that may still be lost.
@@ -193,9 +235,10 @@ pub(crate) fn sweep(ctx: &ByteCtx, watch: &Watch<'_>) -> Result<Counts, SolveErr
         .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))
 }
 
-/// The counts of the decided values in the bytes (for a resumed solve).
-pub(crate) fn count(ctx: &ByteCtx) -> Counts {
-    let top = ctx.layout.undecided as usize;
+/// The counts of the decided values in the bytes (for a solve resumed at
+/// `level`).
+pub(crate) fn count(ctx: &ByteCtx, level: u16) -> Counts {
+    let top = ctx.layout.at_level(level).undecided as usize;
     chunks(ctx.index.size() as usize)
         .map(|range| {
             let mut counts = [0; 256];
@@ -218,36 +261,44 @@ pub(crate) struct LevelState {
     pub(crate) highest: u16,
 }
 
-/// Runs the levels from `state` on. Returns the highest level run, or
-/// stops at a level with `save(state)` when `watch.stop` is set.
+/// Runs the levels from `state` on. Returns where the levels ended (the
+/// level at which nothing waited, and the highest level run), or stops at
+/// a level with `save(state)` when `watch.stop` is set.
 pub(crate) fn propagate(
     ctx: &ByteCtx,
     watch: &Watch<'_>,
     mut counts: Counts,
     mut state: LevelState,
     save: &dyn Fn(&LevelState) -> Result<SolveError, SolveError>,
-) -> Result<u16, SolveError> {
+) -> Result<LevelState, SolveError> {
     let material = ctx.index.material();
     let n = ctx.index.size() as usize;
     let expand = expand_for(ctx.index);
-    let top = ctx.layout.undecided as usize;
     loop {
         let d = state.level;
+        if d == ctx.layout.collapse_at {
+            // Before a checkpoint of this level, so that one of a later
+            // level always holds collapsed floors (and again on resuming
+            // here, which changes nothing).
+            collapse(ctx);
+        }
+        let layout = ctx.layout.at_level(d);
         let code = decided(d) as usize;
+        let top = layout.undecided as usize;
         if code >= top || counts[code..top].iter().all(|&k| k == 0) {
             // Nothing waits at this level or beyond: every undecided
             // position is a draw.
-            return Ok(state.highest);
+            return Ok(state);
         }
         (watch.on_level)(d);
         if watch.stop.load(Relaxed) {
             return Err(save(&state)?);
         }
         if counts[code] > 0 {
-            if d + 1 > ctx.layout.max_plies() {
+            if d + 1 > layout.max_plies() {
                 return Err(SolveError::DistanceOverflow {
                     material,
-                    limit: ctx.layout.max_plies(),
+                    limit: layout.max_plies(),
                     in_subtable: false,
                 });
             }
@@ -255,7 +306,7 @@ pub(crate) fn propagate(
                 .map(|range| {
                     let mut delta = [0; 256];
                     scan(ctx.cells, range, code as u8, |i| {
-                        expand(ctx, d, i, &mut delta)
+                        expand(ctx, layout, d, i, &mut delta)
                     });
                     delta
                 })
@@ -265,6 +316,32 @@ pub(crate) fn propagate(
         }
         state.level += 1;
     }
+}
+
+/// Rewrites the code of every floor as floor 0's: from the level
+/// [`Layout::collapse_at`] on, no floor holds a loss back.
+fn collapse(ctx: &ByteCtx) {
+    let Layout {
+        undecided,
+        floor_zero,
+        ..
+    } = ctx.layout;
+    if undecided == floor_zero {
+        return;
+    }
+    chunks(ctx.index.size() as usize).for_each(|range| {
+        for w in &ctx.cells.0[range.start / 8..range.end.div_ceil(8)] {
+            let mut word = w.load(Relaxed).to_le_bytes();
+            for b in &mut word {
+                if (undecided..floor_zero).contains(b) {
+                    *b = floor_zero;
+                }
+            }
+            // Between levels this thread alone writes the words of its
+            // chunk.
+            w.store(u64::from_le_bytes(word), Relaxed);
+        }
+    });
 }
 
 /// Calls `f(i)` for every slot `i` of `range` (which starts on a word)
@@ -376,14 +453,13 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
 /// Expands position `c`, decided at level `d`: its predecessors win at
 /// `d + 1` (it is lost) or are checked as candidate losses (it is won).
 /// Counts the values written (and taken back) in `delta`.
-fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, delta: &mut Counts) {
+fn expand<const N: usize>(ctx: &ByteCtx, layout: Layout, d: u16, c: u64, delta: &mut Counts) {
     let pos = ctx.index.raw_position(c).expect("in range");
     let before = pos.side_to_move().opponent();
     let near = ctx
         .index
         .neighbours::<N>(pos.squares(), before)
         .expect("N is the piece count");
-    let layout = ctx.layout;
     if d.is_multiple_of(2) {
         // Undecided, or a tentative win through a capture that is longer
         // (a win's byte is odd: `n + 2` with `n` odd).
@@ -459,7 +535,7 @@ fn all_quiet_moves_won<const N: usize>(ctx: &ByteCtx, pos: &RawPosition, won_by:
 }
 
 /// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> fn(&ByteCtx, u16, u64, &mut Counts) {
+fn expand_for(index: &PositionIndex) -> fn(&ByteCtx, Layout, u16, u64, &mut Counts) {
     match index.piece_count() {
         2 => expand::<2>,
         3 => expand::<3>,
@@ -470,10 +546,11 @@ fn expand_for(index: &PositionIndex) -> fn(&ByteCtx, u16, u64, &mut Counts) {
     }
 }
 
-/// Turns every undecided byte into a draw: the bytes become the table's
-/// values. The positions (used slots).
-pub(crate) fn finish(ctx: &ByteCtx) -> u64 {
-    let top = ctx.layout.undecided;
+/// Turns every undecided byte into a draw, the levels having ended at
+/// `level`: the bytes become the table's values. The positions (used
+/// slots).
+pub(crate) fn finish(ctx: &ByteCtx, level: u16) -> u64 {
+    let top = ctx.layout.at_level(level).undecided;
     chunks(ctx.index.size() as usize)
         .map(|range| {
             let mut positions = 0;
@@ -491,3 +568,7 @@ pub(crate) fn finish(ctx: &ByteCtx) -> u64 {
         })
         .sum()
 }
+
+#[cfg(test)]
+#[path = "byte_solve_tests.rs"]
+mod tests;

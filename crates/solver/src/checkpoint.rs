@@ -37,7 +37,8 @@
 //! Integers are little-endian.
 //!
 //! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
-//! between levels: its checkpoint (`JTBCKPB1`) has the same fields up to
+//! between levels: its checkpoint (`JTBCKPB2`; `JTBCKPB1`, of builds before the
+//! floors collapsed, is refused) has the same fields up to
 //! the highest level run, then the `n` bytes and the CRC-32. A solve
 //! resumes in the kind of cells its checkpoint holds ([`saved_in_bytes`]),
 //! whichever it was asked for: both write the same values.
@@ -55,7 +56,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"JTBCKPT1";
 /// The checkpoint of a solve in one-byte cells.
-const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB1";
+const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB2";
+/// The checkpoint of a one-byte solve of an earlier build, whose floors'
+/// codes stayed apart to the end (`byte_solve.rs`): its bytes would be
+/// misread, so it is refused.
+const MAGIC_BYTES_1: &[u8; 8] = b"JTBCKPB1";
 
 /// Where the propagation stood between two levels.
 pub(crate) struct Resume {
@@ -302,6 +307,9 @@ fn read_file<T>(
             match &found {
                 MAGIC => "a checkpoint of a solve in 16-bit cells",
                 MAGIC_BYTES => "a checkpoint of a solve in one-byte cells",
+                MAGIC_BYTES_1 => {
+                    "a checkpoint of an earlier build's one-byte cells, which this build reads otherwise"
+                }
                 _ => "not a jungletb checkpoint",
             }
             .into(),

@@ -265,16 +265,17 @@ pub fn solve_material_until(
 }
 
 /// A material to solve in one-byte cells (see `byte_solve.rs`).
-struct ByteSolve<'a> {
-    index: &'a PositionIndex,
-    rules: &'a Ruleset,
-    layout: Layout,
-    work_dir: &'a Path,
-    mem_budget: u64,
+pub(crate) struct ByteSolve<'a> {
+    pub(crate) index: &'a PositionIndex,
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) layout: Layout,
+    pub(crate) work_dir: &'a Path,
+    pub(crate) mem_budget: u64,
 }
 
 impl ByteSolve<'_> {
-    fn solve(
+    /// Solves the material from its sub-tables `subs`.
+    pub(crate) fn solve(
         &self,
         subs: SubTables,
         watch: Watch<'_>,
@@ -305,7 +306,10 @@ impl ByteSolve<'_> {
         };
         let t0 = Instant::now();
         let (counts, start) = match resumed {
-            Some((level, highest)) => (byte_solve::count(&ctx), LevelState { level, highest }),
+            Some((level, highest)) => (
+                byte_solve::count(&ctx, level),
+                LevelState { level, highest },
+            ),
             None => (
                 byte_solve::sweep(&ctx, &watch)?,
                 LevelState {
@@ -331,9 +335,10 @@ impl ByteSolve<'_> {
             }
             None => Ok(SolveError::Interrupted { material }),
         };
-        stats.levels = byte_solve::propagate(&ctx, &watch, counts, start, &save)?;
+        let end = byte_solve::propagate(&ctx, &watch, counts, start, &save)?;
+        stats.levels = end.highest;
         stats.propagate = t1.elapsed();
-        stats.positions = byte_solve::finish(&ctx);
+        stats.positions = byte_solve::finish(&ctx, end.level);
         drop(ctx);
         Ok((SolvedValues(cells, 1), stats))
     }
