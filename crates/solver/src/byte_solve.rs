@@ -27,11 +27,13 @@
 //! table (it can win or draw, never lose), and `254 - floor` for the
 //! others, the floor being 1 + the longest win a capture leads into (0 if
 //! none): the earliest level the position can be lost at. The layout is
-//! set from the sub-tables' longest wins. At the level `highest floor - 1`
-//! no floor holds anything back any more: the floors' codes are all
-//! rewritten as floor 0's, and the decided values may grow into them (up
-//! to 251 plies). A material whose sub-tables' longest win passes about
-//! 125 plies, or whose own distances pass 251, fails with
+//! set from the sub-tables' longest wins: when the floors and the decided
+//! values below them do not all fit (sub-tables with wins past about 125
+//! plies), the highest floors share one code and are found again from the
+//! captures when needed. At the level `highest floor - 1` no floor holds
+//! anything back any more: the floors' codes are all rewritten as floor
+//! 0's, and the decided values may grow into them (up to 251 plies). A
+//! material whose own distances pass 251 plies fails with
 //! [`SolveError::DistanceOverflow`] and is solved with 16-bit cells
 //! instead (see `solve.rs`). When the solve ends,
 //! every undecided byte becomes a draw and the bytes are the table's
@@ -72,21 +74,30 @@ const FLOOR_ZERO: u8 = 254;
 
 /// Where the codes of a byte lie for one material, while one level runs.
 ///
+/// Until the levels reach them, the floors and the decided values below
+/// them share the codes: the values up to the highest floor + 1 exist
+/// from the sweep on (losses held back to a floor, wins through a
+/// capture). Floors up to `exact` have a code each; when they do not all
+/// fit, every higher floor shares one code, [`Layout::high`], and is found
+/// again when its position is lost, from its captures into the
+/// sub-tables ([`capture_floor`]). Such floors come from sub-tables with
+/// wins past about 125 plies, so they are few.
+///
 /// The floors only matter until the level reaches them: at level `d`, a
 /// floor of at most `d + 1` holds nothing back (a loss found now or later
 /// is at `d + 1` or beyond anyway). So at the level `highest floor - 1`
 /// every floor's code is rewritten as floor 0's ([`collapse`]), and from
-/// there the decided values may use the floors' codes. A material then
-/// needs its sub-tables' longest win up to about 125 plies (the floors and
-/// the decided values below them share the codes until the collapse) and
-/// its own distances up to 251, instead of the two together up to 250.
+/// there the decided values use the floors' codes too, up to 251 plies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Layout {
-    /// The lowest undecided code: `floor_zero - highest floor` until the
-    /// floors collapse, then `floor_zero`. Decided values lie below it.
+    /// The lowest undecided code: [`Layout::high`]'s, or `floor_zero -
+    /// exact` when every floor has its code, until the floors collapse,
+    /// then `floor_zero`. Decided values lie below it.
     pub(crate) undecided: u8,
     /// The code of floor 0 ([`FLOOR_ZERO`]).
     floor_zero: u8,
+    /// The highest floor with a code of its own.
+    exact: u16,
     /// The level at which the floors collapse: `highest floor - 1`.
     collapse_at: u16,
 }
@@ -95,21 +106,30 @@ impl Layout {
     /// The layout for floors up to `max_floor`, `None` if a floor's loss
     /// or the first levels would not fit below the undecided codes.
     pub(crate) fn new(max_floor: u16) -> Option<Layout> {
-        Layout::with_floor_zero(max_floor, FLOOR_ZERO)
+        Layout::within(max_floor, FLOOR_ZERO, max_floor)
     }
 
-    /// [`Layout::new`] with floor 0 coded `floor_zero`.
-    pub(crate) fn with_floor_zero(max_floor: u16, floor_zero: u8) -> Option<Layout> {
-        let undecided = (floor_zero as u16).checked_sub(max_floor)?;
-        let layout = Layout {
-            undecided: undecided as u8,
-            floor_zero,
-            collapse_at: max_floor.saturating_sub(1),
+    /// The layout for floors up to `max_floor` with floor 0 coded
+    /// `floor_zero`, a code for each floor up to `exact` at most (fewer
+    /// if the decided values need the room).
+    pub(crate) fn within(max_floor: u16, floor_zero: u8, exact: u16) -> Option<Layout> {
+        let with = |exact: u16| {
+            let high = (exact < max_floor) as u16;
+            let undecided = (floor_zero as u16).checked_sub(exact + high)?;
+            let layout = Layout {
+                undecided: undecided as u8,
+                floor_zero,
+                exact,
+                collapse_at: max_floor.saturating_sub(1),
+            };
+            // A loss held back to the highest floor, and a win through a
+            // capture into a loss (up to the longest win + 2 plies), are
+            // stored as decided values; the levels 0 and 1 always exist.
+            (undecided > 3 && max_floor < layout.max_plies()).then_some(layout)
         };
-        // A loss held back to the highest floor, and a win through a
-        // capture into a loss (up to the longest win + 2 plies), are
-        // stored as decided values; the levels 0 and 1 always exist.
-        (undecided > 3 && max_floor < layout.max_plies()).then_some(layout)
+        let exact = exact.min(max_floor);
+        // With a shared code: max_plies = floor_zero - exact - 4 > max_floor.
+        with(exact).or_else(|| with((floor_zero as u16).checked_sub(max_floor + 5)?.min(exact)))
     }
 
     /// The layout while level `d` runs: the floors collapsed from
@@ -130,17 +150,27 @@ impl Layout {
         self.undecided as u16 - 3
     }
 
+    /// The code shared by the floors above `exact`.
+    #[inline]
+    fn high(self) -> u8 {
+        self.floor_zero - self.exact as u8 - 1
+    }
+
     /// The code of an undecided position of floor `floor`.
     #[inline]
     fn floor_code(self, floor: u16) -> u8 {
-        debug_assert!(floor <= (self.floor_zero - self.undecided) as u16);
-        self.floor_zero - floor as u8
+        if floor > self.exact {
+            self.high()
+        } else {
+            self.floor_zero - floor as u8
+        }
     }
 
-    /// The floor of an undecided code other than [`NO_LOSS`].
+    /// The floor of an undecided code other than [`NO_LOSS`], `None` for
+    /// a floor above `exact` (to be found again from the captures).
     #[inline]
-    fn floor_of(self, code: u8) -> u16 {
-        (self.floor_zero - code) as u16
+    fn floor_of(self, code: u8) -> Option<u16> {
+        (code != self.high()).then(|| (self.floor_zero - code) as u16)
     }
 
     /// True if `code` is an undecided position that may still be lost.
@@ -305,12 +335,13 @@ pub(crate) fn propagate(
             let delta = chunks(n)
                 .map(|range| {
                     let mut delta = [0; 256];
+                    let mut error = None;
                     scan(ctx.cells, range, code as u8, |i| {
-                        expand(ctx, layout, d, i, &mut delta)
+                        expand(ctx, layout, d, i, &mut delta, &mut error)
                     });
-                    delta
+                    error.map_or(Ok(delta), Err)
                 })
-                .reduce(|| [0; 256], add);
+                .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))?;
             counts = add(counts, delta);
             state.highest = d;
         }
@@ -452,8 +483,20 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
 
 /// Expands position `c`, decided at level `d`: its predecessors win at
 /// `d + 1` (it is lost) or are checked as candidate losses (it is won).
-/// Counts the values written (and taken back) in `delta`.
-fn expand<const N: usize>(ctx: &ByteCtx, layout: Layout, d: u16, c: u64, delta: &mut Counts) {
+/// Counts the values written (and taken back) in `delta`; a sub-table
+/// that cannot be read (when a floor is found again) leaves its error in
+/// `error`, and the rest of the chunk is skipped.
+fn expand<const N: usize>(
+    ctx: &ByteCtx,
+    layout: Layout,
+    d: u16,
+    c: u64,
+    delta: &mut Counts,
+    error: &mut Option<SolveError>,
+) {
+    if error.is_some() {
+        return;
+    }
     let pos = ctx.index.raw_position(c).expect("in range");
     let before = pos.side_to_move().opponent();
     let near = ctx
@@ -478,25 +521,53 @@ fn expand<const N: usize>(ctx: &ByteCtx, layout: Layout, d: u16, c: u64, delta: 
         let won_by = decided(d);
         ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
             let p = near.index_after(code, from);
-            if !layout.may_lose(ctx.cells.get(p)) {
+            let first = ctx.cells.get(p);
+            if !layout.may_lose(first) {
                 return;
             }
             let pred = predecessor(&pos, code, from);
             if !all_quiet_moves_won::<N>(ctx, &pred, won_by) {
                 return;
             }
+            // An undecided byte keeps its floor code until it is decided.
+            let floor = match layout.floor_of(first) {
+                Some(floor) => floor,
+                None => match capture_floor(ctx, &pred) {
+                    Ok(floor) => floor,
+                    Err(e) => return *error = Some(e),
+                },
+            };
+            let loss = decided((d + 1).max(floor));
             // Only this level writes losses, and only to bytes that may
             // lose: another thread may have written the same one.
-            let lost = |b: u8| {
-                layout
-                    .may_lose(b)
-                    .then(|| decided((d + 1).max(layout.floor_of(b))))
-            };
-            if let Some(old) = ctx.cells.update(p, lost) {
-                delta[decided((d + 1).max(layout.floor_of(old))) as usize] += 1;
+            if ctx
+                .cells
+                .update(p, |b| layout.may_lose(b).then_some(loss))
+                .is_some()
+            {
+                delta[loss as usize] += 1;
             }
         });
     }
+}
+
+/// The floor of `pos` found again from its captures: 1 + the longest win
+/// a capture leads into (for a position whose byte holds
+/// [`Layout::high`]: none of its captures wins or draws).
+#[inline(never)]
+fn capture_floor(ctx: &ByteCtx, pos: &RawPosition) -> Result<u16, SolveError> {
+    let mut floor = 0;
+    let mut error = None;
+    ctx.tables.for_each_move(pos, |mv| {
+        if mv.is_capture() && error.is_none() {
+            match ctx.subs.value_after(pos, &mv) {
+                Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                Ok(_) => {}
+                Err(e) => error = Some(e),
+            }
+        }
+    });
+    error.map_or(Ok(floor), Err)
 }
 
 /// The position before the piece of code `code` moved from `from` to its
@@ -534,8 +605,11 @@ fn all_quiet_moves_won<const N: usize>(ctx: &ByteCtx, pos: &RawPosition, won_by:
     })
 }
 
+/// [`expand`] for one piece count.
+type Expand = fn(&ByteCtx, Layout, u16, u64, &mut Counts, &mut Option<SolveError>);
+
 /// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> fn(&ByteCtx, Layout, u16, u64, &mut Counts) {
+fn expand_for(index: &PositionIndex) -> Expand {
     match index.piece_count() {
         2 => expand::<2>,
         3 => expand::<3>,

@@ -1,7 +1,8 @@
-//! The floors' collapse ([`Layout::at_level`]) on small materials: their
-//! distances are far from the 251 plies a byte holds, so the tests code
-//! floor 0 lower than the tables do, leaving the decided values just
-//! enough codes to fit once the floors collapse and too few before.
+//! The floors' codes ([`Layout`]) on small materials: their distances are
+//! far from the 251 plies a byte holds, so the tests code floor 0 lower
+//! than the tables do, leaving the decided values just enough codes to fit
+//! once the floors collapse and too few before, and let the upper half of
+//! the floors share one code, as the floors past about 125 plies do.
 
 use super::*;
 use crate::generate::{generate, GenerateOptions};
@@ -63,7 +64,7 @@ fn solve_bytes(
 }
 
 #[test]
-fn collapsed_floors_give_their_codes_to_longer_distances_and_the_same_values() {
+fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
     let rules = Ruleset::standard();
     // White to move only (TRvTR); both sides, Rats and the river (ELvTR).
     let materials: Vec<Material> = ["TRvTR", "ELvTR"]
@@ -106,7 +107,12 @@ fn collapsed_floors_give_their_codes_to_longer_distances_and_the_same_values() {
         // captures one ply longer) and for the levels up to `longest + 1`
         // once collapsed...
         let floor_zero = (2 * max_floor + 4).max(longest + 4);
-        let layout = Layout::with_floor_zero(max_floor, floor_zero as u8).unwrap();
+        let layout = Layout::new(max_floor).unwrap();
+        assert_eq!(
+            layout.exact, max_floor,
+            "{m}: every floor has its code in the tables"
+        );
+        let layout = Layout::within(max_floor, floor_zero as u8, max_floor).unwrap();
         assert_eq!(layout.at_level(u16::MAX).max_plies(), floor_zero - 3);
         // ...which, without the collapse, would not reach them.
         assert!(
@@ -118,13 +124,19 @@ fn collapsed_floors_give_their_codes_to_longer_distances_and_the_same_values() {
             collapse_at > 2 && collapse_at < longest,
             "{m}: {collapse_at}"
         );
-        for stop_at in [None, Some(collapse_at), Some(collapse_at + 1)] {
-            let bytes = solve_bytes(&tb, m, layout, work.path(), stop_at).unwrap();
-            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
-            assert_eq!(
-                differ, None,
-                "{m} (stopped at {stop_at:?}): differs at the slot"
-            );
+        // Every floor with its own code, or the upper half sharing one.
+        let half = Layout::within(max_floor, floor_zero as u8, max_floor / 2).unwrap();
+        assert_eq!((layout.exact, half.exact), (max_floor, max_floor / 2));
+        for layout in [layout, half] {
+            for stop_at in [None, Some(collapse_at), Some(collapse_at + 1)] {
+                let bytes = solve_bytes(&tb, m, layout, work.path(), stop_at).unwrap();
+                let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
+                assert_eq!(
+                    differ, None,
+                    "{m} ({} exact floors, stopped at {stop_at:?}): differs at the slot",
+                    layout.exact
+                );
+            }
         }
         // Planted fault: floors that never collapse leave too few codes.
         let never = Layout {
