@@ -46,6 +46,7 @@
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod byte_codes;
 mod byte_solve;
 mod cell;
 mod checkpoint;
