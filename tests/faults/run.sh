@@ -146,6 +146,33 @@ got=$("$bin" info "$term/standard/ELTvET.jtb" | awk '/payload crc32/ {print $3}'
 [ "$got" = "$want" ] || fail "ELTvET resumed from $stops checkpoint(s): payload CRC $got, want $want"
 say "SIGTERM: ELTvET stopped with a checkpoint $stops time(s), resumed byte-identical ($got)"
 
+#    The same in one-byte cells, whose solve stops within a level (between
+#    chunks of 2^16 slots): SIGTERM in the propagation (after the 6.5 s
+#    sweep), a checkpoint of the bytes and of the chunks run, and a resumed
+#    run that writes the same table.
+rm -f "$term/standard/ELTvET.jtb"
+stopped=""
+for delay in 10 8 12; do
+  "$bin" generate --out "$term" --material ELTvET --one-byte --threads 2 --quiet 2>"$work/term.err" &
+  pid=$!
+  sleep "$delay"
+  t0=$(date +%s%N)
+  kill -TERM "$pid" 2>/dev/null || true
+  status=0
+  wait "$pid" || status=$?
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  [ ! -e "$term/standard/ELTvET.jtb" ] || break # finished before the signal
+  [ "$status" = 75 ] || fail "one-byte SIGTERM: exit $status ($(cat "$work/term.err"))"
+  [ -s "$term/standard/ELTvET.checkpoint" ] || fail "one-byte: exit 75 without a checkpoint"
+  stopped="$stopped ${ms} ms,"
+done
+[ -n "$stopped" ] || fail "one-byte: no SIGTERM landed in the solve"
+"$bin" generate --out "$term" --material ELTvET --one-byte --threads 2 --quiet
+[ ! -e "$term/standard/ELTvET.checkpoint" ] || fail "one-byte: the checkpoint outlived its table"
+got=$("$bin" info "$term/standard/ELTvET.jtb" | awk '/payload crc32/ {print $3}')
+[ "$got" = "$want" ] || fail "ELTvET in one-byte cells, resumed: payload CRC $got, want $want"
+say "SIGTERM, one-byte cells: stopped (signal to exit:$stopped checkpoint written), resumed byte-identical ($got)"
+
 #    A disk with room for the table (233 MB) but not for the checkpoint
 #    (545 MB): the checkpoint's write fails with a clear error, leaves
 #    neither a checkpoint nor its .tmp nor a table, and the same command

@@ -96,7 +96,8 @@ pub fn run(a: Args) -> CmdResult {
         announce(&plan, a.threads);
     }
     // Ctrl-C or SIGTERM (Slurm's time limit and preemption send it): the
-    // solve stops at its next level and saves a checkpoint, which the same
+    // solve stops at its next level (in one-byte cells, within the level)
+    // and saves a checkpoint, which the same
     // command resumes from; a second signal quits at once. Finished tables
     // are safe either way (they appear only by atomic rename), and the
     // next run clears what this one leaves.
@@ -107,8 +108,8 @@ pub fn run(a: Args) -> CmdResult {
             std::process::exit(130);
         }
         eprintln!(
-            "\njungletb: stopping: the solve under way saves a checkpoint at its next level \
-             (a signal again quits at once)"
+            "\njungletb: stopping: the solve under way saves a checkpoint at its next level, \
+             or within it in one-byte cells (a signal again quits at once)"
         );
     });
     let progress = Progress::new(a.quiet, a.verbose);

@@ -60,7 +60,7 @@ use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_indexer::{Neighbours, PositionIndex};
 use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Slots a thread scans or sweeps at a time (a whole number of words).
 const CHUNK: usize = 1 << 16;
@@ -163,12 +163,20 @@ pub(crate) fn count(ctx: &ByteCtx, level: u16) -> Counts {
         .reduce(|| [0; 256], add)
 }
 
-/// Where a byte solve stands between levels.
+/// Where a byte solve stands between levels, or within one.
 pub(crate) struct LevelState {
-    /// The level to run next.
+    /// The level to run next (or to finish).
     pub(crate) level: u16,
     /// The highest level run so far.
     pub(crate) highest: u16,
+    /// The chunks of `level` already run, a bit each (of [`CHUNK`] slots,
+    /// in [`chunk_words`] words); empty when none is.
+    pub(crate) done: Vec<u64>,
+}
+
+/// Words of a bitmap with a bit for each chunk of `n` slots.
+pub(crate) fn chunk_words(n: u64) -> usize {
+    n.div_ceil(CHUNK as u64).div_ceil(64) as usize
 }
 
 /// Runs the levels from `state` on. Returns where the levels ended (the
@@ -212,16 +220,37 @@ pub(crate) fn propagate(
                     in_subtable: false,
                 });
             }
+            // A stop need not wait for the level's end: the chunks run so
+            // far are saved with the bytes, and a resumed solve runs the
+            // others (a chunk run twice would write nothing new either:
+            // see `level_chunk`). The counts of a resumed solve are taken
+            // from the bytes, so the skipped chunks' are not missed.
+            let words = chunk_words(n as u64);
+            let done: Vec<AtomicU64> = (0..words)
+                .map(|w| AtomicU64::new(state.done.get(w).copied().unwrap_or(0)))
+                .collect();
+            let stopped = AtomicBool::new(false);
             let delta = chunks(n)
-                .map(|range| {
-                    let mut delta = [0; 256];
-                    let mut error = None;
-                    scan(ctx.cells, range, code as u8, |i| {
-                        expand(ctx, layout, d, i, &mut delta, &mut error)
-                    });
-                    error.map_or(Ok(delta), Err)
+                .map(|range| -> Result<Counts, SolveError> {
+                    let c = range.start / CHUNK;
+                    let bit = 1u64 << (c % 64);
+                    if done[c / 64].load(Relaxed) & bit != 0 {
+                        return Ok([0; 256]);
+                    }
+                    if watch.stop.load(Relaxed) {
+                        stopped.store(true, Relaxed);
+                        return Ok([0; 256]);
+                    }
+                    let delta = level_chunk(ctx, expand, layout, d, range)?;
+                    done[c / 64].fetch_or(bit, Relaxed);
+                    Ok(delta)
                 })
                 .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))?;
+            if stopped.load(Relaxed) {
+                state.done = done.into_iter().map(AtomicU64::into_inner).collect();
+                return Err(save(&state)?);
+            }
+            state.done.clear();
             counts = add(counts, delta);
             state.highest = d;
         }
@@ -229,9 +258,34 @@ pub(crate) fn propagate(
     }
 }
 
+/// Level `d`'s work on the slots of `range` (laid out as `layout`): every
+/// position of the level there expanded. The counts of the values written
+/// (and taken back).
+///
+/// A level run again over bytes it wrote in part (a solve stopped within
+/// it and resumed) writes the same bytes as run once: its scan looks for
+/// the code of level `d`, which it never writes; a win it wrote does not
+/// improve again and a loss it wrote may no longer lose, so nothing is
+/// written twice; and the checks of a won level read only wins of at most
+/// `d` plies, which that level never writes.
+pub(crate) fn level_chunk(
+    ctx: &ByteCtx,
+    expand: Expand,
+    layout: Layout,
+    d: u16,
+    range: std::ops::Range<usize>,
+) -> Result<Counts, SolveError> {
+    let mut delta = [0; 256];
+    let mut error = None;
+    scan(ctx.cells, range, decided(d), |i| {
+        expand(ctx, layout, d, i, &mut delta, &mut error)
+    });
+    error.map_or(Ok(delta), Err)
+}
+
 /// Rewrites the code of every floor as floor 0's: from the level
 /// [`Layout::collapse_at`] on, no floor holds a loss back.
-fn collapse(ctx: &ByteCtx) {
+pub(crate) fn collapse(ctx: &ByteCtx) {
     let Layout {
         undecided,
         floor_zero,
@@ -486,10 +540,10 @@ fn all_quiet_moves_won<const N: usize>(ctx: &ByteCtx, pos: &RawPosition, won_by:
 }
 
 /// [`expand`] for one piece count.
-type Expand = fn(&ByteCtx, Layout, u16, u64, &mut Counts, &mut Option<SolveError>);
+pub(crate) type Expand = fn(&ByteCtx, Layout, u16, u64, &mut Counts, &mut Option<SolveError>);
 
 /// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> Expand {
+pub(crate) fn expand_for(index: &PositionIndex) -> Expand {
     match index.piece_count() {
         2 => expand::<2>,
         3 => expand::<3>,

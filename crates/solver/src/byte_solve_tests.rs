@@ -2,7 +2,9 @@
 //! far from the 251 plies a byte holds, so the tests code floor 0 lower
 //! than the tables do, leaving the decided values just enough codes to fit
 //! once the floors collapse and too few before, and let the upper half of
-//! the floors share one code, as the floors past about 125 plies do.
+//! the floors share one code, as the floors past about 125 plies do. And a
+//! level run in part, then again in full, as a solve stopped within a
+//! level and resumed runs it.
 
 use super::*;
 use crate::generate::{generate, GenerateOptions};
@@ -13,9 +15,10 @@ use jungletb_indexer::Material;
 use jungletb_tablebase::{table_dir, Tablebase};
 use std::sync::atomic::AtomicBool;
 
-/// Solves `material` in one-byte cells laid out as `layout`, stopping at
-/// the level `stop_at` with a checkpoint in `work` and resuming from it.
-fn solve_bytes(
+/// Solves `material` in one-byte cells laid out as `layout` with its
+/// checkpoint in `work` (resuming from it if there), stopping at the level
+/// `stop_at`.
+fn solve_once(
     tb: &Tablebase,
     material: Material,
     layout: Layout,
@@ -37,72 +40,90 @@ fn solve_bytes(
         work_dir: work,
         mem_budget: u64::MAX,
     };
-    let watch = || Watch {
+    let watch = Watch {
         on_progress: &|_| {},
         on_level: &on_level,
         stop: &stop,
         checkpoint: Some(&checkpoint),
     };
-    let subs = || SubTables::open(material, tb).unwrap();
-    let solved = match bytes.solve(subs(), watch()) {
+    Ok(bytes
+        .solve(SubTables::open(material, tb).unwrap(), watch)?
+        .0
+        .to_vec())
+}
+
+/// [`solve_once`] stopped at the level `stop_at`, then resumed.
+fn solve_bytes(
+    tb: &Tablebase,
+    material: Material,
+    layout: Layout,
+    work: &std::path::Path,
+    stop_at: Option<u16>,
+) -> Result<Vec<u16>, SolveError> {
+    let solved = match solve_once(tb, material, layout, work, stop_at) {
         Err(SolveError::Checkpointed { level, .. }) => {
             assert_eq!(Some(level), stop_at);
-            stop.store(false, Relaxed);
-            let on_level = |_: u16| {};
-            bytes.solve(
-                subs(),
-                Watch {
-                    on_level: &on_level,
-                    ..watch()
-                },
-            )
+            solve_once(tb, material, layout, work, None)
         }
         other => other,
     };
-    let _ = std::fs::remove_file(&checkpoint);
-    Ok(solved?.0.to_vec())
+    let _ = std::fs::remove_file(work.join("bytes.checkpoint"));
+    solved
+}
+
+/// The tables of TRvTR (White to move only) and ELvTR (both sides, Rats
+/// and the river) and of what they depend on, generated once.
+fn fixture() -> &'static (tempfile::TempDir, Tablebase) {
+    static TABLES: std::sync::OnceLock<(tempfile::TempDir, Tablebase)> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let rules = Ruleset::standard();
+        let root = tempfile::tempdir().unwrap();
+        generate(&GenerateOptions {
+            root: root.path().to_path_buf(),
+            rules: rules.clone(),
+            max_pieces: 8,
+            materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
+            mem: None,
+            check_space: true,
+            propagation: Propagation::Auto,
+        })
+        .unwrap();
+        let tb = Tablebase::with_dir(table_dir(root.path(), &rules), rules);
+        (root, tb)
+    })
+}
+
+const MATERIALS: [&str; 2] = ["TRvTR", "ELvTR"];
+
+/// The values of `m` solved in 16-bit cells.
+fn sixteen_bit(tb: &Tablebase, m: Material, work: &std::path::Path) -> Vec<u16> {
+    solve_material_with(
+        m,
+        tb.rules(),
+        tb,
+        work,
+        u64::MAX,
+        Propagation::Direct,
+        &|_| {},
+    )
+    .unwrap()
+    .0
+    .to_vec()
 }
 
 #[test]
 fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
-    let rules = Ruleset::standard();
-    // White to move only (TRvTR); both sides, Rats and the river (ELvTR).
-    let materials: Vec<Material> = ["TRvTR", "ELvTR"]
-        .iter()
-        .map(|m| m.parse().unwrap())
-        .collect();
-    let root = tempfile::tempdir().unwrap();
-    generate(&GenerateOptions {
-        root: root.path().to_path_buf(),
-        rules: rules.clone(),
-        max_pieces: 8,
-        materials: materials.clone(),
-        mem: None,
-        check_space: true,
-        propagation: Propagation::Auto,
-    })
-    .unwrap();
-    let tb = Tablebase::with_dir(table_dir(root.path(), &rules), rules.clone());
+    let (_, tb) = fixture();
     let work = tempfile::tempdir().unwrap();
-    for m in materials {
-        let m = m.canonical().0;
-        let (wide, _) = solve_material_with(
-            m,
-            &rules,
-            &tb,
-            work.path(),
-            u64::MAX,
-            Propagation::Direct,
-            &|_| {},
-        )
-        .unwrap();
-        let wide = wide.to_vec();
+    for m in MATERIALS {
+        let m = m.parse::<Material>().unwrap().canonical().0;
+        let wide = sixteen_bit(tb, m, work.path());
         let longest = wide
             .iter()
             .filter_map(|&raw| encoding::decode(raw)?.plies())
             .max()
             .unwrap();
-        let max_floor = SubTables::open(m, &tb).unwrap().longest_win().unwrap() + 1;
+        let max_floor = SubTables::open(m, tb).unwrap().longest_win().unwrap() + 1;
         // The fewest codes for floors up to `max_floor` (and wins through
         // captures one ply longer) and for the levels up to `longest + 1`
         // once collapsed...
@@ -129,7 +150,7 @@ fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
         assert_eq!((layout.exact, half.exact), (max_floor, max_floor / 2));
         for layout in [layout, half] {
             for stop_at in [None, Some(collapse_at), Some(collapse_at + 1)] {
-                let bytes = solve_bytes(&tb, m, layout, work.path(), stop_at).unwrap();
+                let bytes = solve_bytes(tb, m, layout, work.path(), stop_at).unwrap();
                 let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
                 assert_eq!(
                     differ, None,
@@ -143,7 +164,7 @@ fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
             collapse_at: u16::MAX,
             ..layout
         };
-        match solve_bytes(&tb, m, never, work.path(), None) {
+        match solve_bytes(tb, m, never, work.path(), None) {
             Err(SolveError::DistanceOverflow { limit, .. }) => {
                 assert_eq!(limit, layout.max_plies())
             }
@@ -151,6 +172,73 @@ fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
                 "{m}: expected an overflow, got {:?}",
                 other.map(|v| v.len())
             ),
+        }
+    }
+}
+
+#[test]
+fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
+    let (_, tb) = fixture();
+    let work = tempfile::tempdir().unwrap();
+    let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
+    let wide = sixteen_bit(tb, m, work.path());
+    let index = PositionIndex::new(m, tb.rules()).unwrap();
+    let max_floor = SubTables::open(m, tb).unwrap().longest_win().unwrap() + 1;
+    let layout = Layout::new(max_floor).unwrap();
+    let n = index.size() as usize;
+    let id = crate::checkpoint::Identity {
+        material: m,
+        rules: tb.rules(),
+        slots: n as u64,
+    };
+    let checkpoint = work.path().join("bytes.checkpoint");
+    // Lost and won levels, and the level of the collapse; the chunks run
+    // saved as a solve stopped within the level saves them, or not.
+    for level in [1, 2, 3, 4, layout.collapse_at] {
+        for saved in [true, false] {
+            match solve_once(tb, m, layout, work.path(), Some(level)) {
+                Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
+                other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
+            }
+            // Every other chunk of the level run.
+            let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
+            let (levels, none) = crate::checkpoint::load_bytes(&checkpoint, &id, &cells).unwrap();
+            assert!(
+                none.iter().all(|&w| w == 0),
+                "between levels, no chunk is done"
+            );
+            let ctx = ByteCtx {
+                rules: tb.rules(),
+                tables: MoveTables::new(tb.rules()),
+                index: &index,
+                subs: SubTables::open(m, tb).unwrap(),
+                cells: ByteCells(cells.atomic_u64()),
+                layout,
+            };
+            let mut written = 0;
+            let mut done = vec![0u64; chunk_words(n as u64)];
+            for c in (0..n.div_ceil(CHUNK)).step_by(2) {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                let delta = level_chunk(
+                    &ctx,
+                    expand_for(&index),
+                    layout.at_level(level),
+                    level,
+                    range,
+                );
+                written += delta.unwrap().iter().filter(|&&k| k != 0).count();
+                done[c / 64] |= 1 << (c % 64);
+            }
+            assert!(written > 0, "level {level}: the half level wrote nothing");
+            drop(ctx);
+            let done = if saved { done } else { Vec::new() };
+            crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, &done).unwrap();
+            let bytes = solve_bytes(tb, m, layout, work.path(), None).unwrap();
+            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
+            assert_eq!(
+                differ, None,
+                "half of level {level} run, then the rest (saved: {saved}): differs at the slot"
+            );
         }
     }
 }

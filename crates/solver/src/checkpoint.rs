@@ -37,12 +37,17 @@
 //! Integers are little-endian.
 //!
 //! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
-//! between levels: its checkpoint (`JTBCKPB2`; `JTBCKPB1`, of builds before the
-//! floors collapsed, is refused) has the same fields up to
-//! the highest level run, then the `n` bytes and the CRC-32. A solve
-//! resumes in the kind of cells its checkpoint holds ([`saved_in_bytes`]),
-//! whichever it was asked for: both write the same values.
+//! between levels, and may stop within a level, between two chunks of
+//! 2^16 slots: its checkpoint (`JTBCKPB2`) has the same fields up to the
+//! highest level run, then the `n` bytes, a bit for each chunk of that
+//! level already run (8⌈n / 2^22⌉ bytes, all 0 between levels) and the
+//! CRC-32. The resumed solve runs that level's other chunks. `JTBCKPB1`,
+//! of builds whose floors did not collapse and whose levels ran whole, is
+//! refused. A solve resumes in the kind of cells its checkpoint holds
+//! ([`saved_in_bytes`]), whichever it was asked for: both write the same
+//! values.
 
+use crate::byte_solve::chunk_words;
 use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::le::{u16_of, u64_of};
@@ -144,15 +149,22 @@ pub(crate) fn save(
 }
 
 /// Saves the state of a solve in one-byte cells at `path`: its bytes, the
-/// level to run next and the highest level run.
+/// level to run next (or to finish) and the highest level run, and the
+/// chunks of that level already run (`done`, [`chunk_words`] words or
+/// none).
 pub(crate) fn save_bytes(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
     levels: (u16, u16),
+    done: &[u64],
 ) -> Result<(), SolveError> {
     write_file(path, id, MAGIC_BYTES, levels, |w| {
-        w.write_all(&cells.u8()[..id.slots as usize])
+        w.write_all(&cells.u8()[..id.slots as usize])?;
+        for k in 0..chunk_words(id.slots) {
+            w.write_all(&done.get(k).copied().unwrap_or(0).to_le_bytes())?;
+        }
+        Ok(())
     })
 }
 
@@ -250,27 +262,38 @@ pub(crate) fn saved_in_bytes(path: &Path) -> Option<bool> {
 
 /// Loads the checkpoint of a solve in one-byte cells at `path` into
 /// `cells` (zeroed, `id.slots` bytes in words), refusing it as [`load`]
-/// does. The level to run next and the highest level run.
+/// does. The level to run next and the highest level run, and the chunks
+/// of that level already run.
 pub(crate) fn load_bytes(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
-) -> Result<(u16, u16), SolveError> {
+) -> Result<((u16, u16), Vec<u64>), SolveError> {
     let n = id.slots as usize;
-    read_file(path, id, MAGIC_BYTES, n as u64, |r, levels| {
-        let words = cells.atomic_u64();
-        let mut buf = vec![0u8; 1 << 16];
-        for (k, chunk) in words.chunks(1 << 13).enumerate() {
-            let start = k << 16;
-            let len = (n - start).min(1 << 16);
-            buf.fill(0);
-            r.read_exact(&mut buf[..len])?;
-            for (w, b) in chunk.iter().zip(buf.chunks_exact(8)) {
-                w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
+    let done_words = chunk_words(id.slots);
+    read_file(
+        path,
+        id,
+        MAGIC_BYTES,
+        (n + done_words * 8) as u64,
+        |r, levels| {
+            let words = cells.atomic_u64();
+            let mut buf = vec![0u8; 1 << 16];
+            for (k, chunk) in words.chunks(1 << 13).enumerate() {
+                let start = k << 16;
+                let len = (n - start).min(1 << 16);
+                buf.fill(0);
+                r.read_exact(&mut buf[..len])?;
+                for (w, b) in chunk.iter().zip(buf.chunks_exact(8)) {
+                    w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
+                }
             }
-        }
-        Ok(levels)
-    })
+            let done = (0..done_words)
+                .map(|_| u64_of(r))
+                .collect::<std::io::Result<_>>()?;
+            Ok((levels, done))
+        },
+    )
 }
 
 /// Reads a checkpoint of kind `magic`: checks its identity, then reads

@@ -341,7 +341,9 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
 
 /// Seconds before a task's limit of `minutes` that Slurm sends SIGTERM:
 /// a tenth of the limit, between one and ten minutes (time to finish a
-/// 6-piece level and write its checkpoint, 2¼ bytes a slot).
+/// 6-piece level and write its checkpoint, 2¼ bytes a slot; in one-byte
+/// cells the solve stops within its level, and the checkpoint is a byte a
+/// slot).
 fn signal_lead_seconds(minutes: u64) -> u64 {
     (minutes * 6).clamp(60, 600)
 }

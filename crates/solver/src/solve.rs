@@ -119,7 +119,8 @@ pub struct Watch<'a> {
     /// Once set, the solve stops at its next safe point. With a
     /// [`Watch::checkpoint`], that is the next level of the propagation (a
     /// level of a 6-piece material may take minutes; every smaller one,
-    /// well under a second), or the end of the sweep if the flag is set
+    /// well under a second) or, in one-byte cells, the next chunk of 2^16
+    /// slots within the level; or the end of the sweep if the flag is set
     /// during it: the state there is saved and the solve returns
     /// [`SolveError::Checkpointed`]. Without one, or before the sweep
     /// starts, it stops at the next group of the sweep or level, returns
@@ -306,15 +307,20 @@ impl ByteSolve<'_> {
         };
         let t0 = Instant::now();
         let (counts, start) = match resumed {
-            Some((level, highest)) => (
+            Some(((level, highest), done)) => (
                 byte_solve::count(&ctx, level),
-                LevelState { level, highest },
+                LevelState {
+                    level,
+                    highest,
+                    done,
+                },
             ),
             None => (
                 byte_solve::sweep(&ctx, &watch)?,
                 LevelState {
                     level: 0,
                     highest: 0,
+                    done: Vec::new(),
                 },
             ),
         };
@@ -326,7 +332,13 @@ impl ByteSolve<'_> {
         let t1 = Instant::now();
         let save = |state: &LevelState| match watch.checkpoint {
             Some(path) => {
-                checkpoint::save_bytes(path, &id, &cells, (state.level, state.highest))?;
+                checkpoint::save_bytes(
+                    path,
+                    &id,
+                    &cells,
+                    (state.level, state.highest),
+                    &state.done,
+                )?;
                 Ok(SolveError::Checkpointed {
                     material,
                     path: path.to_path_buf(),
