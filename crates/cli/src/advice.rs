@@ -168,7 +168,7 @@ fn memory_advice_for(plan: &jungletb_solver::Plan, machine: u64) -> Option<Strin
     if largest.memory_bytes <= machine {
         return None;
     }
-    let least = jungletb_solver::minimum_memory(largest.slots);
+    let least = jungletb_solver::minimum_memory(largest.slots, plan.calibration.propagation);
     let human = crate::output::human_bytes;
     let head = format!(
         "{} needs about {} of memory, more than this machine's {}",

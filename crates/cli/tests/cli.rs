@@ -553,6 +553,12 @@ fn generate_refuses_impossible_requests_clearly() {
             vec!["--material", "ELvTRP", "--mem", "10M"],
             "too small to make progress",
         ),
+        // One-byte cells can all live in a file: the minimum is the
+        // buffers' 64 MiB, whatever the material.
+        (
+            vec!["--material", "ELvTRP", "--one-byte", "--mem", "60M"],
+            "needs at least 67108864 bytes",
+        ),
         (
             vec!["--material", "ELvR", "--mem", "lots"],
             "not a byte count",

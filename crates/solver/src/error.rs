@@ -202,8 +202,8 @@ impl fmt::Display for SolveError {
             } => write!(
                 f,
                 "a memory budget of {budget} bytes is too small to make progress: {material} \
-                 needs at least {need} bytes in memory (its frontier bitmaps, buffers and buckets; \
-                 everything else can live in files)"
+                 needs at least {need} bytes in memory (buffers and move tables, and with 16-bit \
+                 cells its frontier bitmaps and buckets; everything else can live in files)"
             ),
             SolveError::NoSpace {
                 dir,

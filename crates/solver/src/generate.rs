@@ -234,7 +234,7 @@ fn check_request(
         }
     }
     if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
-        let need = minimum_memory(size);
+        let need = minimum_memory(size, opts.propagation);
         if mem < need {
             return Err(SolveError::MemoryTooSmall {
                 budget: mem,
@@ -249,7 +249,7 @@ fn check_request(
     for &m in list.iter().filter(|&&m| !table_path(dir, m).exists()) {
         let index = PositionIndex::new(m, rules)?;
         total_positions += index.size();
-        needs.push(DiskNeed::of(rules, &index, budget));
+        needs.push(DiskNeed::of(rules, &index, budget, opts.propagation));
     }
     if opts.check_space {
         check_space(dir, &needs, available_space(dir)?)?;
@@ -273,7 +273,7 @@ fn solve_one(
     // Again for this table alone: the disk may have filled since the
     // start (other generators, other writers).
     if opts.check_space {
-        let need = DiskNeed::of(rules, &index, budget);
+        let need = DiskNeed::of(rules, &index, budget, opts.propagation);
         check_space(dir, &[need], available_space(dir)?)?;
     }
     let t0 = Instant::now();

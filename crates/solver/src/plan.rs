@@ -36,6 +36,9 @@ pub struct Calibration {
     /// [`PEAK_BYTES_PER_SLOT`] in 16-bit cells, [`ONE_BYTE_PEAK_BYTES_PER_SLOT`]
     /// in one-byte cells ([`Calibration::one_byte`]).
     pub peak_bytes_per_slot: f64,
+    /// The cells the solves keep: [`crate::Propagation::Auto`] (16-bit)
+    /// or [`crate::Propagation::ByteCells`] ([`Calibration::one_byte`]).
+    pub propagation: crate::Propagation,
     /// Where the figures come from (machine, material, date).
     pub source: String,
 }
@@ -50,6 +53,7 @@ impl Default for Calibration {
             ns_per_slot: 260.0,
             ns_per_slot_six: SIX_PIECE_NS,
             peak_bytes_per_slot: PEAK_BYTES_PER_SLOT,
+            propagation: crate::Propagation::Auto,
             source: "built-in: every table up to 4 pieces (4.96 G slots) in 5 min 3 s \
                      to 5 min 25 s with 2 threads, 5-piece material TPRvEL (295 M slots) \
                      in 38 s with 2 threads, both on a 2-core AMD EPYC VM, 2026-11-30; \
@@ -98,6 +102,7 @@ impl Calibration {
             ns_per_slot: default.ns_per_slot * scale,
             ns_per_slot_six: default.ns_per_slot_six * scale,
             peak_bytes_per_slot: PEAK_BYTES_PER_SLOT,
+            propagation: crate::Propagation::Auto,
             source: format!(
                 "measured on this machine: {m} with {threads} thread(s); 5 and 6 pieces \
                  scaled from the built-in figures"
@@ -114,6 +119,7 @@ impl Calibration {
             ns_per_slot: self.ns_per_slot * ONE_BYTE_TIME_FACTOR,
             ns_per_slot_six: self.ns_per_slot_six * ONE_BYTE_TIME_FACTOR,
             peak_bytes_per_slot: ONE_BYTE_PEAK_BYTES_PER_SLOT,
+            propagation: crate::Propagation::ByteCells,
             source: format!(
                 "{}; in one-byte cells: {ONE_BYTE_PEAK_BYTES_PER_SLOT} bytes a slot at the peak, \
                  {ONE_BYTE_TIME_FACTOR}x the time",

@@ -201,7 +201,7 @@ pub fn solve_material_until(
             watch,
         );
     }
-    let in_memory = working_file_bytes(n as u64, mem_budget) == 0;
+    let in_memory = working_file_bytes(n as u64, mem_budget, propagation) == 0;
     let mut cells = if in_memory {
         WorkArray::anonymous(n, 2)?
     } else {
@@ -283,7 +283,7 @@ impl ByteSolve<'_> {
     ) -> Result<(SolvedValues, SolveStats), SolveError> {
         let material = self.index.material();
         let n = self.index.size();
-        let cells = if n + minimum_memory(n) <= self.mem_budget {
+        let cells = if working_file_bytes(n, self.mem_budget, Propagation::ByteCells) == 0 {
             WorkArray::anonymous(n as usize, 1)?
         } else {
             WorkArray::file(self.work_dir, "bytes", n as usize, 1)?
@@ -557,36 +557,52 @@ impl std::fmt::Debug for SolvedValues {
 }
 
 /// Bytes of memory a material of `slots` index slots needs to be solved
-/// entirely in memory: the cells (2 bytes a slot, which become the output
-/// in place) and what [`minimum_memory`] counts.
-pub fn in_memory_bytes(slots: u64) -> u64 {
-    slots * 2 + minimum_memory(slots)
+/// entirely in memory with `propagation`: the cells (2 bytes a slot, or 1
+/// in [`Propagation::ByteCells`]; they become the output in place) and what
+/// [`minimum_memory`] counts.
+pub fn in_memory_bytes(slots: u64, propagation: Propagation) -> u64 {
+    slots * cell_bytes(propagation) + minimum_memory(slots, propagation)
 }
 
 /// Bytes of working files the solve of a material of `slots` index slots
-/// writes under a memory budget of `mem_budget`: none when
-/// [`in_memory_bytes`] fit in it, else its cells (2 bytes a slot), in a
-/// working directory beside the tables until the solve ends.
-pub fn working_file_bytes(slots: u64, mem_budget: u64) -> u64 {
-    if in_memory_bytes(slots) <= mem_budget {
+/// with `propagation` writes under a memory budget of `mem_budget`: none
+/// when [`in_memory_bytes`] fit in it, else its cells, in a working
+/// directory beside the tables until the solve ends.
+pub fn working_file_bytes(slots: u64, mem_budget: u64, propagation: Propagation) -> u64 {
+    if in_memory_bytes(slots, propagation) <= mem_budget {
         0
     } else {
-        slots * 2
+        slots * cell_bytes(propagation)
     }
 }
 
+/// Bytes a slot of the cells of a solve with `propagation`.
+fn cell_bytes(propagation: Propagation) -> u64 {
+    match propagation {
+        Propagation::ByteCells => 1,
+        _ => 2,
+    }
+}
+
+/// Memory for buffers, lists and the move tables, beside the cells.
+const BUFFERS: u64 = 64 << 20;
+
 /// The least memory budget that lets a material of `slots` index slots make
-/// progress: the frontier bitmaps (1/4 byte a slot), 64 MiB for lists,
-/// buffers and the move tables, and, for a material propagated by regions
-/// under [`Propagation::Auto`] (every 6-piece one), the buckets of a round
-/// on the current rayon pool's threads (ELTvELT on 2 threads: 349 MB).
-/// Everything else can live in files.
-pub fn minimum_memory(slots: u64) -> u64 {
+/// progress with `propagation`: 64 MiB for lists, buffers and the move
+/// tables; with 16-bit cells also the frontier bitmaps (1/4 byte a slot)
+/// and, for a material propagated by regions under [`Propagation::Auto`]
+/// (every 6-piece one), the buckets of a round on the current rayon pool's
+/// threads (ELTvELT on 2 threads: 349 MB). One-byte cells keep nothing
+/// else. Everything else can live in files.
+pub fn minimum_memory(slots: u64, propagation: Propagation) -> u64 {
+    if propagation == Propagation::ByteCells {
+        return BUFFERS;
+    }
     let threads = rayon::current_num_threads();
     let buckets = Propagation::Auto
         .region_bits(slots, threads)
         .map_or(0, |bits| bucket_bytes(slots, bits, threads));
-    slots / 4 + (64 << 20) + buckets
+    slots / 4 + BUFFERS + buckets
 }
 
 /// What the sweep of one chunk decided: counts of the positions put in the
