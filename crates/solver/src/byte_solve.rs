@@ -54,8 +54,8 @@
 pub(crate) use crate::byte_codes::Layout;
 use crate::byte_codes::{decided, NO_LOSS};
 use crate::error::SolveError;
-use crate::solve::Watch;
 use crate::subtables::SubTables;
+use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_indexer::{Neighbours, PositionIndex};
 use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};

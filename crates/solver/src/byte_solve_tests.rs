@@ -202,7 +202,9 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
             }
             // Every other chunk of the level run.
             let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
-            let (levels, none) = crate::checkpoint::load_bytes(&checkpoint, &id, &cells).unwrap();
+            let (levels, none) =
+                crate::checkpoint::load_bytes(&checkpoint, &id, &cells, chunk_words(n as u64))
+                    .unwrap();
             assert!(
                 none.iter().all(|&w| w == 0),
                 "between levels, no chunk is done"
@@ -232,7 +234,9 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
             assert!(written > 0, "level {level}: the half level wrote nothing");
             drop(ctx);
             let done = if saved { done } else { Vec::new() };
-            crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, &done).unwrap();
+            let words = chunk_words(n as u64);
+            crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words))
+                .unwrap();
             let bytes = solve_bytes(tb, m, layout, work.path(), None).unwrap();
             let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
             assert_eq!(

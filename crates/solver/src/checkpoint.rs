@@ -47,7 +47,6 @@
 //! ([`saved_in_bytes`]), whichever it was asked for: both write the same
 //! values.
 
-use crate::byte_solve::chunk_words;
 use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::le::{u16_of, u64_of};
@@ -150,18 +149,18 @@ pub(crate) fn save(
 
 /// Saves the state of a solve in one-byte cells at `path`: its bytes, the
 /// level to run next (or to finish) and the highest level run, and the
-/// chunks of that level already run (`done`, [`chunk_words`] words or
-/// none).
+/// chunks of that level already run: a bitmap of `done_words` words,
+/// `done` (empty when none is).
 pub(crate) fn save_bytes(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
     levels: (u16, u16),
-    done: &[u64],
+    (done, done_words): (&[u64], usize),
 ) -> Result<(), SolveError> {
     write_file(path, id, MAGIC_BYTES, levels, |w| {
         w.write_all(&cells.u8()[..id.slots as usize])?;
-        for k in 0..chunk_words(id.slots) {
+        for k in 0..done_words {
             w.write_all(&done.get(k).copied().unwrap_or(0).to_le_bytes())?;
         }
         Ok(())
@@ -263,14 +262,14 @@ pub(crate) fn saved_in_bytes(path: &Path) -> Option<bool> {
 /// Loads the checkpoint of a solve in one-byte cells at `path` into
 /// `cells` (zeroed, `id.slots` bytes in words), refusing it as [`load`]
 /// does. The level to run next and the highest level run, and the chunks
-/// of that level already run.
+/// of that level already run (a bitmap of `done_words` words).
 pub(crate) fn load_bytes(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
+    done_words: usize,
 ) -> Result<((u16, u16), Vec<u64>), SolveError> {
     let n = id.slots as usize;
-    let done_words = chunk_words(id.slots);
     read_file(
         path,
         id,

@@ -71,6 +71,7 @@ mod subtables;
 mod sweep;
 mod verify;
 mod verify_files;
+mod watch;
 mod work;
 
 pub use checkpoint::checkpoint_path;
@@ -89,8 +90,9 @@ pub use plan::{
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
 pub use solve::{
     in_memory_bytes, minimum_memory, solve_material, solve_material_until, solve_material_with,
-    working_file_bytes, RawValues, SolveStats, SolvedValues, Watch,
+    working_file_bytes, RawValues, SolveStats, SolvedValues,
 };
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};
 pub use verify_files::{verify, verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};
+pub use watch::Watch;
