@@ -117,6 +117,10 @@ pub fn run(a: Args) -> CmdResult {
             .await
             .with_context(|| format!("serve: cannot listen on {}", a.bind))?;
         let addr = listener.local_addr().context("serve")?;
+        // The signal handlers before the line that says where it listens:
+        // a SIGTERM sent as soon as a client reads that line (or has its
+        // answers) shuts the server down cleanly, never kills it.
+        let shutdown = shutdown_signal();
         // One line: what is served, where; the rule sets without tables
         // are named, not each reported as an error.
         let with: Vec<String> = rulesets
@@ -139,7 +143,7 @@ pub fn run(a: Args) -> CmdResult {
             with.join(", "),
             root.display()
         );
-        serve(listener, rulesets, config, shutdown_signal())
+        serve(listener, rulesets, config, shutdown)
             .await
             .context("serve")?;
         eprintln!("stopped");
@@ -147,27 +151,32 @@ pub fn run(a: Args) -> CmdResult {
     })
 }
 
-/// Completes on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
+/// Completes on SIGINT or SIGTERM. The handlers are installed when this is
+/// called, not when the future is first polled (the server may poll it
+/// only once it runs), so call it before telling clients where to connect.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(s) => s,
-                Err(_) => {
-                    let _ = interrupt.await;
-                    return;
+    let signals = {
+        use tokio::signal::unix::{signal, SignalKind};
+        signal(SignalKind::interrupt()).and_then(|i| Ok((i, signal(SignalKind::terminate())?)))
+    };
+    async move {
+        #[cfg(unix)]
+        match signals {
+            Ok((mut interrupt, mut term)) => {
+                tokio::select! {
+                    _ = interrupt.recv() => {},
+                    _ = term.recv() => {},
                 }
-            };
-        tokio::select! {
-            _ = interrupt => {},
-            _ = term.recv() => {},
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
         }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        eprintln!("shutting down: finishing the requests in flight");
     }
-    #[cfg(not(unix))]
-    {
-        let _ = interrupt.await;
-    }
-    eprintln!("shutting down: finishing the requests in flight");
 }
