@@ -246,7 +246,8 @@ def generate(
     every material of 2 to ``max_pieces`` pieces, or ``materials`` and what
     they depend on, as ``jungletb generate`` does. Tables already there are
     kept, and Ctrl-C stops the solve under way at its next level (within a
-    second below 6 pieces) with its state saved in
+    second below 6 pieces; with ``one_byte=True`` within the level) with
+    its state saved in
     ``<material>.checkpoint``, then raises ``KeyboardInterrupt``: a second
     call resumes from there. Progress is shown as the command line shows it:
     bars on stderr when it is a terminal, else a line per table
