@@ -31,9 +31,15 @@ trap cleanup EXIT
 start() {
   "$bin" serve --tables "$work/tables" --bind 127.0.0.1:0 -q "$@" 2>"$work/server.log" &
   pid=$!
-  for _ in $(seq 100); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
+  # Up to a minute: a loaded machine (a CI run beside a long job) has
+  # been seen to take more than ten seconds.
+  for _ in $(seq 600); do
+    grep -q "listening on" "$work/server.log" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
   url=$(sed -n 's|^listening on \(http://[0-9.:]*\)/.*|\1|p' "$work/server.log")
-  [ -n "$url" ] || fail "server did not start"
+  [ -n "$url" ] || fail "server did not start: $(cat "$work/server.log")"
 }
 stop() { kill -TERM "$pid"; wait "$pid" || fail "server exit status $?"; pid=; }
 rss() { awk '/VmHWM/ {print $2 " kB"}' "/proc/$pid/status"; }
