@@ -250,10 +250,11 @@ pub(crate) fn propagate(
                 state.done = done.into_iter().map(AtomicU64::into_inner).collect();
                 return Err(save(&state)?);
             }
-            state.done.clear();
             counts = add(counts, delta);
             state.highest = d;
         }
+        // The chunks run belong to this level alone.
+        state.done.clear();
         state.level += 1;
     }
 }
