@@ -269,7 +269,7 @@ pub(crate) fn propagate(
 /// improve again and a loss it wrote may no longer lose, so nothing is
 /// written twice; and the checks of a won level read only wins of at most
 /// `d` plies, which that level never writes.
-pub(crate) fn level_chunk(
+fn level_chunk(
     ctx: &ByteCtx,
     expand: Expand,
     layout: Layout,
@@ -286,7 +286,7 @@ pub(crate) fn level_chunk(
 
 /// Rewrites the code of every floor as floor 0's: from the level
 /// [`Layout::collapse_at`] on, no floor holds a loss back.
-pub(crate) fn collapse(ctx: &ByteCtx) {
+fn collapse(ctx: &ByteCtx) {
     let Layout {
         undecided,
         floor_zero,
@@ -541,10 +541,10 @@ fn all_quiet_moves_won<const N: usize>(ctx: &ByteCtx, pos: &RawPosition, won_by:
 }
 
 /// [`expand`] for one piece count.
-pub(crate) type Expand = fn(&ByteCtx, Layout, u16, u64, &mut Counts, &mut Option<SolveError>);
+type Expand = fn(&ByteCtx, Layout, u16, u64, &mut Counts, &mut Option<SolveError>);
 
 /// [`expand`] for the piece count of `index`.
-pub(crate) fn expand_for(index: &PositionIndex) -> Expand {
+fn expand_for(index: &PositionIndex) -> Expand {
     match index.piece_count() {
         2 => expand::<2>,
         3 => expand::<3>,
