@@ -103,7 +103,7 @@ fn main() {
     for m in &setup.materials {
         let t = Table::open(&table_path(&dir, *m), &rules, *m).unwrap();
         let z = Table::open(&compressed_table_path(&zdir, *m), &rules, *m).unwrap();
-        let sizes = z.compressed_sizes().unwrap();
+        let sizes = z.compressed_sizes().unwrap().unwrap();
         plain_bytes += t.file_len();
         zbytes += z.file_len();
         wdl_bytes += sizes.wdl_bytes;

@@ -141,11 +141,13 @@ fn dont_cares_exist_and_shrink_the_wdl_stream() {
             .unwrap()
             .compressed_sizes()
             .unwrap()
+            .unwrap()
             .wdl_bytes;
         wdl_exact += exact
             .table(m)
             .unwrap()
             .compressed_sizes()
+            .unwrap()
             .unwrap()
             .wdl_bytes;
     }

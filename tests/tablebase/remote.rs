@@ -12,7 +12,7 @@ use jungletb::tablebase::{
     table_dir, table_files, Attempt, Evaluation, Missing, ProbeError, RemoteOptions, RemoteTables,
     TableError, Tablebase, TablebaseOptions,
 };
-use jungletb::tablebase::{write_compressed_table, Table};
+use jungletb::tablebase::{write_compressed_table, write_compressed_table_in_sections, Table};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use tempfile::TempDir;
@@ -57,7 +57,8 @@ impl Host {
 
     fn serve(&mut self, store: &RemoteTables, missing: &[Missing]) {
         for m in missing {
-            let all = std::fs::read(self.dir.join(&m.file)).unwrap();
+            let all = std::fs::read(self.dir.join(&m.file))
+                .unwrap_or_else(|e| panic!("{}: {e}", self.dir.join(&m.file).display()));
             let mut bytes = all[m.at as usize..(m.at + m.len) as usize].to_vec();
             if let Some(k) = self.damage_at {
                 let k = k % bytes.len();
@@ -385,5 +386,216 @@ fn a_material_the_store_lacks_is_a_missing_table_naming_it() {
             )
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// ELvTR compressed in sections of 2^18 slots (25 sections, as a 6-piece
+/// table has a thousand of 2^23), its smaller tables beside it as in
+/// `four_piece`; and the file's bytes with one byte of the prefix of its
+/// section 3 flipped (`damaged`).
+fn sectioned() -> &'static (TempDir, Vec<u8>) {
+    static DIR: OnceLock<(TempDir, Vec<u8>)> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let rules = Ruleset::standard();
+        let (plain, packed) = four_piece();
+        let tb = Tablebase::open(plain.path(), rules.clone()).unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let dir = table_dir(root.path(), &rules);
+        std::fs::create_dir_all(&dir).unwrap();
+        for path in table_files(&table_dir(packed.path(), &rules)).unwrap() {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+        let m: Material = "ELvTR".parse().unwrap();
+        let t = Table::open(
+            &table_dir(plain.path(), &rules).join("ELvTR.jtb"),
+            &rules,
+            m,
+        )
+        .unwrap();
+        std::fs::remove_file(dir.join("ELvTR.jtbz")).unwrap();
+        write_compressed_table_in_sections(&dir, &t, 3, Some(&tb), SECTION).unwrap();
+        let mut bytes = std::fs::read(dir.join("ELvTR.jtbz")).unwrap();
+        let payload = t.header().header_len as usize;
+        assert_eq!(&bytes[payload..payload + 4], b"JTZ7");
+        let entry = payload + 16 + 16 * 3;
+        let section_at = u64::from_le_bytes(bytes[entry..entry + 8].try_into().unwrap());
+        // Within the fixed fields' successor, the dictionary: covered by
+        // the prefix's check, so only that section's opening sees it.
+        bytes[payload + section_at as usize + 70] ^= 0x10;
+        (root, bytes)
+    })
+}
+
+const SECTION: u64 = 1 << 18;
+
+/// The first `n` reachable canonical positions of ELvTR from slot `from`.
+fn positions_from(from: u64, n: usize) -> Vec<Position> {
+    let rules = Ruleset::standard();
+    let index = PositionIndex::new("ELvTR".parse().unwrap(), &rules).unwrap();
+    (from..index.size())
+        .step_by(997)
+        .filter_map(|i| index.canonical_position(i))
+        .filter(|p| p.validate_reachable(&rules).is_ok())
+        .take(n)
+        .collect()
+}
+
+/// A sectioned table (what every 6-piece table is) opens in one request of
+/// the range `Table::open_ranges` names, whatever its number of sections:
+/// its header, section table and first section. A section is read when a
+/// probe first needs it, in one request, and kept as an opening's pages
+/// are; the answers are the files'. Before, opening read every section's
+/// prefix: two ranges a section, 1,970 for `ECRvECR`.
+#[test]
+fn a_sectioned_table_opens_in_one_request_and_reads_a_section_when_a_probe_needs_it() {
+    let rules = Ruleset::standard();
+    let (plain, _) = four_piece();
+    let files = Tablebase::open(plain.path(), rules.clone()).unwrap();
+    let dir = table_dir(sectioned().0.path(), &rules);
+    let m: Material = "ELvTR".parse().unwrap();
+    let path = dir.join("ELvTR.jtbz");
+    let len = std::fs::metadata(&path).unwrap().len();
+    let open = Table::open(&path, &rules, m).unwrap().open_ranges();
+    assert_eq!(open.len(), 1, "{open:?}");
+    let page = RemoteOptions::default().page_bytes;
+    let store = store_of(&dir, RemoteOptions::default());
+    let tb = remote_tablebase(&store, &rules);
+    let mut host = Host::new(&dir);
+    let (at, n) = open[0];
+    host.serve(
+        &store,
+        &[Missing {
+            material: m,
+            file: "ELvTR.jtbz".into(),
+            at,
+            len: ((at + n).div_ceil(page) * page).min(len) - at,
+        }],
+    );
+    match store.attempt(|| tb.table(m).map(|_| ())) {
+        Attempt::Done(answer) => answer.unwrap(),
+        Attempt::Fetch(missing) => panic!("opening asked for more: {missing:?}"),
+    }
+    assert_eq!(host.requests, 1);
+    // 25 sections: the opening read one of them, not all.
+    assert!(
+        host.bytes * 10 < len,
+        "{} of {len} bytes to open",
+        host.bytes
+    );
+    let pinned_at_open = store.cache_usage().pinned_bytes;
+    // Without don't-cares (whose values differ from section to section),
+    // the table in sections and as one payload store the same values:
+    // the probes read the same blocks, and the sections cost only the
+    // reading of their prefixes.
+    let t = Table::open(
+        &table_dir(plain.path(), &rules).join("ELvTR.jtb"),
+        &rules,
+        m,
+    )
+    .unwrap();
+    let exact: Vec<(TempDir, Arc<RemoteTables>, Tablebase, Host)> = [SECTION, t.index().size()]
+        .into_iter()
+        .map(|per| {
+            let root = tempfile::tempdir().unwrap();
+            let dir = table_dir(root.path(), &rules);
+            write_compressed_table_in_sections(&dir, &t, 3, None, per).unwrap();
+            let store = store_of(&dir, RemoteOptions::default());
+            let tb = remote_tablebase(&store, &rules);
+            let mut host = Host::new(&dir);
+            while let Attempt::Fetch(missing) = store.attempt(|| tb.table(m).map(|_| ())) {
+                host.serve(&store, &missing);
+            }
+            (root, store, tb, host)
+        })
+        .collect();
+    let [(_s_root, s_store, s_tb, mut s_host), (_w_root, w_store, w_tb, mut w_host)] =
+        <[_; 2]>::try_from(exact).ok().unwrap();
+    let s_pinned_at_open = s_store.cache_usage().pinned_bytes;
+    let mut extra_rounds = 0;
+    for pos in positions_from(10 * SECTION, 40) {
+        // A probe of the tables with don't-cares: the files' answer, and
+        // the prefix of its section kept.
+        let pinned = store.cache_usage().pinned_bytes;
+        let (got, _) = loop_probe(&tb, &store, &mut host, &pos);
+        assert_eq!(got, files.probe(&pos), "{pos}");
+        assert!(store.cache_usage().pinned_bytes >= pinned);
+        let (got, rounds) = loop_probe(&s_tb, &s_store, &mut s_host, &pos);
+        assert_eq!(got, files.probe(&pos), "{pos}");
+        let (_, whole_rounds) = loop_probe(&w_tb, &w_store, &mut w_host, &pos);
+        assert!(rounds <= whole_rounds + 1, "{pos}: {rounds} rounds");
+        extra_rounds += i64::from(rounds) - i64::from(whole_rounds);
+    }
+    // (Fewer is possible: a section's first read reaches past its prefix,
+    // into blocks a probe may need.)
+    assert!(extra_rounds <= 1, "only the first probe reads section 10");
+    // Section 10's prefix is kept as an opening's pages are (this store
+    // opens no other table).
+    assert!(s_store.cache_usage().pinned_bytes > s_pinned_at_open);
+    assert!(store.cache_usage().pinned_bytes > pinned_at_open);
+    // Every move of positions all over the table: the files' answers.
+    for pos in sample(plain.path(), &rules, 50_021)
+        .iter()
+        .filter(|p| Material::of_position(p).unwrap().canonical().0 == m)
+    {
+        assert_eq!(evaluate(&tb, &store, &mut host, pos).0, files.evaluate(pos));
+    }
+}
+
+/// Probes `pos`'s value until it is answered: the answer and the rounds.
+fn loop_probe(
+    tb: &Tablebase,
+    store: &RemoteTables,
+    host: &mut Host,
+    pos: &Position,
+) -> (Result<jungletb::rules::Value, ProbeError>, u32) {
+    for round in 0..64 {
+        match store.attempt(|| tb.probe(pos)) {
+            Attempt::Done(answer) => return (answer, round),
+            Attempt::Fetch(missing) => host.serve(store, &missing),
+        }
+    }
+    panic!("{pos}: still fetching after 64 rounds");
+}
+
+/// Damage in one section's prefix of a table read in ranges (no
+/// whole-file checksum) opens, and is refused, naming the section, by
+/// every probe that reads that section, not once but each time; the other
+/// sections answer as the file does. Read as a file, the whole-file
+/// checksum refuses it at open.
+#[test]
+fn a_damaged_section_is_refused_by_every_probe_that_reads_it_and_the_others_answer() {
+    let rules = Ruleset::standard();
+    let (plain, _) = four_piece();
+    let files = Tablebase::open(plain.path(), rules.clone()).unwrap();
+    let (root, damaged) = sectioned();
+    let dir = table_dir(root.path(), &rules);
+    let m: Material = "ELvTR".parse().unwrap();
+    let store = store_of(&dir, RemoteOptions::default());
+    // The damaged bytes, whole, as a host sending the file for a range.
+    store.supply(m, 0, damaged).unwrap();
+    let tb = remote_tablebase(&store, &rules);
+    let mut host = Host::new(&dir);
+    let damaged_dir = tempfile::tempdir().unwrap();
+    let damaged_path = damaged_dir.path().join("ELvTR.jtbz");
+    std::fs::write(&damaged_path, damaged).unwrap();
+    assert!(matches!(
+        Table::open(&damaged_path, &rules, m),
+        Err(TableError::ChecksumMismatch { .. })
+    ));
+    for round in 0..2 {
+        for pos in positions_from(3 * SECTION, 5) {
+            match loop_probe(&tb, &store, &mut host, &pos).0 {
+                Err(ProbeError::Table(TableError::Corrupt { what, .. })) => {
+                    assert!(what.contains("section 3 of 25"), "{what}")
+                }
+                other => panic!("{pos} (round {round}): {other:?}"),
+            }
+        }
+        for from in [0, 2 * SECTION, 4 * SECTION, 24 * SECTION] {
+            for pos in positions_from(from, 5) {
+                let got = loop_probe(&tb, &store, &mut host, &pos).0;
+                assert_eq!(got, files.probe(&pos), "{pos}");
+            }
+        }
     }
 }

@@ -75,7 +75,7 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
             ""
         }
     );
-    match t.compressed_sizes() {
+    match t.compressed_sizes()? {
         None => outln!("value width:    {} byte(s)", h.value_width),
         Some(z) => outln!(
             "compressed:     WDL {} + distances {} ({} byte(s) per distance){}",
@@ -145,7 +145,7 @@ fn examples(
 }
 
 fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> CmdResult {
-    let doc = wire::InfoAnswer::new(a.file.display().to_string(), t, rules, examples);
+    let doc = wire::InfoAnswer::new(a.file.display().to_string(), t, rules, examples)?;
     outln!("{}", serde_json::to_string(&doc).expect("serialisable"));
     Ok(ExitCode::SUCCESS)
 }

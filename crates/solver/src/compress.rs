@@ -245,7 +245,7 @@ fn compress_one(
             && h.sides == e.sides
             && existing.has_dont_cares() == search.is_some();
         if same {
-            return Ok(done(&existing, true, existing.compressed_sizes()));
+            return Ok(done(&existing, true, existing.compressed_sizes()?));
         }
     }
     // Written in a work directory of the claim and checked there: only a

@@ -14,8 +14,9 @@
 //! What is kept: every page fetched while a table is opening (its header,
 //! block index and distance index, which later probes read and which were
 //! checked when it opened: they are never fetched again, so they cannot
-//! change) and, within a cap on bytes, the pages fetched for probes, least
-//! recently used out first.
+//! change), the same for each section of a sectioned table once a probe
+//! first read it, and, within a cap on bytes, the pages fetched for probes,
+//! least recently used out first.
 //!
 //! ```
 //! use jungletb_indexer::Material;
@@ -390,6 +391,26 @@ impl RangeRead for FetchedFile {
             filled += take;
         }
         Ok(())
+    }
+
+    /// A section's block index, checked when a probe first read it: its
+    /// pages are kept for good, as those read while the table opened.
+    fn retain(&self, at: u64, len: u64) {
+        if len == 0 {
+            return;
+        }
+        let page = self.shared.options.page_bytes;
+        let code = self.material.code();
+        let mut cache = lock(&self.shared.cache);
+        let Cache { pages, usage, .. } = &mut *cache;
+        for p in at / page..=(at + len - 1) / page {
+            if let Some(kept) = pages.get_mut(&(code, p)).filter(|k| !k.pinned) {
+                kept.pinned = true;
+                let n = kept.bytes.len() as u64;
+                usage.cached_bytes -= n;
+                usage.pinned_bytes += n;
+            }
+        }
     }
 }
 

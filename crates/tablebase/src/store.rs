@@ -18,8 +18,10 @@ pub enum StoredTable {
     /// Read range by range, each probe reading only what it needs. The
     /// whole-file checksum cannot be computed without reading the whole
     /// file, so such a table must be compressed: its header, its block
-    /// index and distance index are checked when it opens, and every WDL
-    /// block and distance part when it is read (a plain table is refused).
+    /// index and distance index are checked when it opens (a sectioned
+    /// table's other sections' when a probe first reads them), and every
+    /// WDL block and distance part when it is read (a plain table is
+    /// refused).
     Ranges(Arc<dyn RangeRead>),
 }
 

@@ -3,7 +3,7 @@
 
 use jungletb_analysis::histogram::Histogram;
 use jungletb_rules::{Color, Ruleset};
-use jungletb_tablebase::Table;
+use jungletb_tablebase::{Table, TableError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -76,8 +76,14 @@ pub struct InfoAnswer {
 
 impl InfoAnswer {
     /// The answer for table `t` (the file `file`) under `rules`, with the
-    /// longest wins' and losses' positions of `examples` if given.
-    pub fn new(file: String, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> Self {
+    /// longest wins' and losses' positions of `examples` if given. An
+    /// error if a section of a compressed table cannot be read.
+    pub fn new(
+        file: String,
+        t: &Table,
+        rules: &Ruleset,
+        examples: Option<&Histogram>,
+    ) -> Result<Self, TableError> {
         let h = t.header();
         let mut sides = BTreeMap::new();
         for side in Color::ALL {
@@ -107,7 +113,7 @@ impl InfoAnswer {
                 },
             );
         }
-        InfoAnswer {
+        Ok(InfoAnswer {
             file,
             material: h.material.to_string(),
             format_version: h.format_version,
@@ -119,7 +125,7 @@ impl InfoAnswer {
             positions: h.sides.iter().map(|s| s.positions).sum(),
             white_to_move_only: h.white_to_move_only,
             value_width: h.value_width,
-            compressed: t.compressed_sizes().map(|z| InfoCompressed {
+            compressed: t.compressed_sizes()?.map(|z| InfoCompressed {
                 wdl_bytes: z.wdl_bytes,
                 distance_bytes: z.dtm_bytes,
                 dont_cares: t.has_dont_cares(),
@@ -127,7 +133,7 @@ impl InfoAnswer {
             bytes: t.file_len(),
             payload_crc32: format!("{:08x}", h.payload_crc),
             sides,
-        }
+        })
     }
 }
 

@@ -19,33 +19,53 @@ pub(super) struct Part {
     pub(super) layout: Layout,
     /// The table slot of its slot 0.
     pub(super) first_slot: u64,
-    /// The table-wide number of its DTM part 0 (for the kept parts and the
-    /// per-thread cache, which the sections share).
-    pub(super) first_dtm_part: u64,
+    /// Its number among the table's parts (in the per-thread cache's key).
+    pub(super) section: u64,
+    /// Its decoded DTM parts kept for later probes (empty unless the table
+    /// has a budget for them).
+    pub(super) kept: BlockStore,
+}
+
+/// Where a part lies in the file.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Place {
+    /// The table slot of its slot 0.
+    pub(super) first_slot: u64,
+    /// Its slots.
+    pub(super) slots: u64,
+    /// File offset of its payload.
+    pub(super) at: u64,
+    /// Bytes of its payload.
+    pub(super) len: u64,
 }
 
 /// A compressed table's payload: its parts, every one but the last of
-/// `per_part` slots.
+/// `per_part` slots, each parsed when first read (the first at open).
 #[derive(Debug)]
 pub(super) struct Compressed {
-    pub(super) parts: Vec<Part>,
+    pub(super) places: Vec<Place>,
+    pub(super) parts: Box<[OnceLock<Part>]>,
     pub(super) per_part: u64,
+    /// True if the table stores tactical don't-cares (every part agrees,
+    /// checked as each is parsed).
+    pub(super) dont_cares: bool,
     /// The byte ranges (start, length) read to parse the layout at open.
     pub(super) opened: Vec<(u64, u64)>,
 }
 
-impl Compressed {
-    /// Calls `f` with each part `range` touches and the slots of `range`
-    /// in it (numbered within the part), in order: one part unless the
-    /// table has sections.
-    pub(super) fn each_part<E>(
+impl Table {
+    /// Calls `f` with each part of `c` that `range` touches and the slots
+    /// of `range` in it (numbered within the part), in order: one part
+    /// unless the table has sections.
+    pub(super) fn each_part<E: From<TableError>>(
         &self,
+        c: &Compressed,
         range: Range<u64>,
         mut f: impl FnMut(&Part, Range<u64>) -> Result<(), E>,
     ) -> Result<(), E> {
         let mut at = range.start;
         while at < range.end {
-            let (part, local) = self.locate(at);
+            let (part, local) = self.locate(c, at)?;
             let end = range.end.min(part.first_slot + part.layout.size);
             f(part, local..end - part.first_slot)?;
             at = end;
@@ -53,27 +73,75 @@ impl Compressed {
         Ok(())
     }
 
-    /// The part holding table slot `i` (below the index size), and `i`
-    /// within it.
+    /// The part of `c` holding table slot `i` (below the index size), and
+    /// `i` within it; the part parsed now if no probe read it before.
     #[inline(always)]
-    pub(super) fn locate(&self, i: u64) -> (&Part, u64) {
-        if self.parts.len() == 1 {
-            return (&self.parts[0], i);
+    pub(super) fn locate<'a>(
+        &self,
+        c: &'a Compressed,
+        i: u64,
+    ) -> Result<(&'a Part, u64), TableError> {
+        let k = if c.parts.len() == 1 {
+            0
+        } else {
+            ((i / c.per_part) as usize).min(c.parts.len() - 1)
+        };
+        let part = match c.parts[k].get() {
+            Some(part) => part,
+            None => self.open_part(c, k)?,
+        };
+        Ok((part, i - part.first_slot))
+    }
+
+    /// Parses part `k` of `c` (a section no probe read before), checks it
+    /// against the first, and keeps it.
+    #[cold]
+    fn open_part<'a>(&self, c: &'a Compressed, k: usize) -> Result<&'a Part, TableError> {
+        let sections = c.parts.len() as u64;
+        let (mut part, read) = super::layout::parse_part(
+            &self.source,
+            &self.path,
+            &c.places[k],
+            k as u64,
+            sections,
+            true,
+        )?;
+        if part.layout.dont_cares != c.dont_cares {
+            return Err(self.corrupt(format!(
+                "section {k} of {sections} disagrees with section 0 on don't-cares"
+            )));
         }
-        let part = &self.parts[((i / self.per_part) as usize).min(self.parts.len() - 1)];
-        (part, i - part.first_slot)
+        if self.budget.limit > 0 {
+            part.kept = new_block_store(&part);
+        }
+        // Bytes checked now and read by every later probe of the section:
+        // a reader that drops bytes keeps these.
+        if let super::Source::Ranges(reader) = &self.source {
+            for &(at, len) in &read {
+                reader.retain(at, len);
+            }
+        }
+        // Another thread may have parsed it meanwhile: either is the same.
+        Ok(c.parts[k].get_or_init(|| part))
     }
 
-    /// DTM parts of the whole table.
-    pub(super) fn dtm_parts(&self) -> u64 {
-        self.parts.iter().map(|p| 2 * p.layout.dtm.blocks).sum()
+    /// Every part of the table, each parsed if no probe read it before.
+    pub(super) fn all_parts<'a>(&self, c: &'a Compressed) -> Result<Vec<&'a Part>, TableError> {
+        c.places
+            .iter()
+            .map(|p| self.locate(c, p.first_slot).map(|(part, _)| part))
+            .collect()
     }
+}
 
-    /// True if the table stores tactical don't-cares (all parts agree,
-    /// checked at open).
-    pub(super) fn dont_cares(&self) -> bool {
-        self.parts[0].layout.dont_cares
-    }
+/// Decoded blocks of one stream, kept once decoded (within the budget).
+pub(super) type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
+
+/// An empty store for every DTM part of `part`.
+pub(super) fn new_block_store(part: &Part) -> BlockStore {
+    (0..2 * part.layout.dtm.blocks)
+        .map(|_| OnceLock::new())
+        .collect()
 }
 
 /// A decoded DTM part, per thread (see `CACHE`).
@@ -105,8 +173,9 @@ impl Table {
         p: u64,
         f: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TableError> {
-        let global = part.first_dtm_part + p;
-        let kept = self.kept.get(global as usize);
+        // Unique within the table: a part has fewer than 2^33 DTM parts.
+        let global = (part.section << 40) | p;
+        let kept = part.kept.get(p as usize);
         if let Some(part) = kept.and_then(OnceLock::get) {
             return Ok(f(part));
         }
@@ -156,7 +225,7 @@ impl Table {
         .map_err(|e| self.io_error(e))?;
         let start = u64::from_le_bytes(o[..8].try_into().expect("8 bytes"));
         let end = u64::from_le_bytes(o[8..].try_into().expect("8 bytes"));
-        // Offsets were checked at open; re-checked here because they are
+        // Offsets were checked with the part's layout; re-checked here because they are
         // read again (the file could have been replaced).
         if start > end || end > section.data_len {
             return Err(self.corrupt(format!("DTM part {p}: bad offsets")));
@@ -197,7 +266,7 @@ impl Table {
             &self.source,
             w.blocks_at + wdl_code::BLOCK_BYTES as u64 * (b + 1),
         );
-        // Block starts were checked at open (increasing, ending at the
+        // Block starts were checked with the part's layout (increasing, ending at the
         // index size), so this stops within the table.
         loop {
             // This block's first slot and checkpoint, the next one's first

@@ -1,6 +1,7 @@
 //! One table, validated, read through a memory map, positional reads, bytes
 //! in memory or a range reader ([`RangeRead`]). A compressed table's layout
-//! is parsed at open in `layout.rs`; how its blocks are read (WDL blocks,
+//! is parsed in `layout.rs` (at open, and each section of a sectioned one
+//! when first read); how its blocks are read (WDL blocks,
 //! distance parts, ranks) is in `compressed_read.rs`; where the bytes come
 //! from, in `source.rs`.
 
@@ -53,9 +54,8 @@ pub struct Table {
     layout: Option<Compressed>,
     /// Distinguishes this table in the per-thread block cache.
     uid: u64,
-    /// Decoded DTM parts kept for later probes (compressed tables with a
-    /// non-zero budget only; WDL is decoded per probe).
-    kept: BlockStore,
+    /// What decoded DTM parts kept for later probes may take (kept in
+    /// each part of a compressed table; WDL is decoded per probe).
     budget: Arc<DecodeBudget>,
     /// The identity of the file opened.
     stamp: Option<FileStamp>,
@@ -129,20 +129,20 @@ impl Drop for Table {
     /// Gives the decoded blocks this table kept back to the shared budget
     /// (an evicted table's memory is then free for the others).
     fn drop(&mut self) {
-        let kept: u64 = self
-            .kept
-            .iter()
-            .filter_map(|b| b.get())
-            .map(|b| b.len() as u64)
-            .sum();
+        let kept: u64 = self.layout.as_ref().map_or(0, |c| {
+            c.parts
+                .iter()
+                .filter_map(OnceLock::get)
+                .flat_map(|part| part.kept.iter())
+                .filter_map(OnceLock::get)
+                .map(|b| b.len() as u64)
+                .sum()
+        });
         if kept > 0 {
             self.budget.release(kept);
         }
     }
 }
-
-/// Decoded blocks of one stream, kept once decoded (within the budget).
-type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
 
 impl Table {
     /// Opens and fully validates the table of `material` at `path` for
@@ -279,7 +279,8 @@ impl Table {
     /// A table of a [`crate::TableStore`]: whole bytes checked as a file is;
     /// ranges (compressed tables only) checked without the whole-file
     /// checksum, which would read every byte: the header, the block and
-    /// distance indexes at open (each has its own checksum) and every block
+    /// distance indexes at open (each has its own checksum; those of a
+    /// section after the first when a probe first reads it) and every block
     /// when it is read. Keeps decoded blocks while `budget` allows.
     pub(crate) fn from_store(
         name: &Path,
@@ -314,8 +315,11 @@ impl Table {
 
     /// Keeps decoded blocks of a compressed table while `budget` allows.
     fn keep_blocks(&mut self, budget: Arc<DecodeBudget>) {
-        if let (Some(l), true) = (&self.layout, budget.limit > 0) {
-            self.kept = (0..l.dtm_parts()).map(|_| OnceLock::new()).collect();
+        // The parts parsed so far; the others get theirs when parsed.
+        if let (Some(c), true) = (&mut self.layout, budget.limit > 0) {
+            for part in c.parts.iter_mut().filter_map(OnceLock::get_mut) {
+                part.kept = compressed_read::new_block_store(part);
+            }
         }
         self.budget = budget;
     }
@@ -414,7 +418,6 @@ impl Table {
             file_len: len,
             layout,
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
-            kept: Box::new([]),
             budget: DecodeBudget::new(0),
             stamp,
         })
@@ -440,26 +443,30 @@ impl Table {
         self.backend
     }
 
-    /// Bytes of the WDL and DTM streams of a compressed table.
-    pub fn compressed_sizes(&self) -> Option<jungletb_format::CompressedSizes> {
-        self.layout
-            .as_ref()
-            .map(|c| jungletb_format::CompressedSizes {
-                wdl_bytes: c.parts.iter().map(|p| p.layout.wdl.stored_bytes).sum(),
-                dtm_bytes: c
-                    .parts
-                    .iter()
-                    .map(|p| p.layout.dtm.index_len + p.layout.dtm.data_len)
-                    .sum(),
-            })
+    /// Bytes of the WDL and DTM streams of a compressed table (`None` for
+    /// a plain one). Reads the layout of every section no probe read yet:
+    /// an error if one is corrupt or cannot be read.
+    pub fn compressed_sizes(&self) -> Result<Option<jungletb_format::CompressedSizes>, TableError> {
+        let Some(c) = &self.layout else {
+            return Ok(None);
+        };
+        let parts = self.all_parts(c)?;
+        Ok(Some(jungletb_format::CompressedSizes {
+            wdl_bytes: parts.iter().map(|p| p.layout.wdl.stored_bytes).sum(),
+            dtm_bytes: parts
+                .iter()
+                .map(|p| p.layout.dtm.index_len + p.layout.dtm.data_len)
+                .sum(),
+        }))
     }
 
     /// The byte ranges (start, length) that opening this table reads, in
     /// order, overlapping and adjacent ones merged: the first 64 KiB (the
     /// header, and all of a small table) and, for a compressed table, its
     /// block index and distance index, which lie at the front of its
-    /// payload (of each section of a sectioned one). So a table of one
-    /// payload opens with one range. A caller fetching a table over a
+    /// payload (of its first section and its section table for a sectioned
+    /// one, whose other sections are read when a probe first needs them).
+    /// So a table opens with one range, whatever its size. A caller fetching a table over a
     /// network fetches them together, in one round (`jungletb site` lists
     /// them in its manifest).
     pub fn open_ranges(&self) -> Vec<(u64, u64)> {
@@ -489,7 +496,7 @@ impl Table {
     /// [`crate::Tablebase`], which searches those moves; this table's own
     /// value queries refuse with [`TableError::NeedsSearch`].
     pub fn has_dont_cares(&self) -> bool {
-        self.layout.as_ref().is_some_and(|c| c.dont_cares())
+        self.layout.as_ref().is_some_and(|c| c.dont_cares)
     }
 
     /// Refuses value queries on a table whose stored values need a search.
@@ -579,7 +586,7 @@ impl Table {
                 self.corrupt(format!("slot {i} is marked unused but holds a position"))
             }),
             Some(c) => {
-                let (part, local) = c.locate(i);
+                let (part, local) = self.locate(c, i)?;
                 self.value_compressed(part, local)
             }
         }
@@ -597,7 +604,7 @@ impl Table {
             None => Ok(decode(self.raw_plain(i)?)),
             Some(_) if !self.index.is_canonical_slot(i) => Ok(None),
             Some(c) => {
-                let (part, local) = c.locate(i);
+                let (part, local) = self.locate(c, i)?;
                 self.value_compressed(part, local).map(Some)
             }
         }
@@ -625,7 +632,7 @@ impl Table {
             return Ok(self.raw_plain_in(range)?.into_iter().map(decode).collect());
         };
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
-        c.each_part(range, |part, local| {
+        self.each_part(c, range, |part, local| {
             self.values_in_part(part, local, &mut out)
         })?;
         Ok(out)
@@ -642,7 +649,7 @@ impl Table {
             return Err(self.corrupt(format!("slots {range:?} out of range")));
         }
         let mut out = Vec::with_capacity((range.end - range.start) as usize);
-        c.each_part(range, |part, local| {
+        self.each_part(c, range, |part, local| {
             self.wdl_values_in_part(part, local, &mut out)
         })?;
         Ok(Some(out))
@@ -662,7 +669,7 @@ impl Table {
     pub(crate) fn wdl_as_stored(&self, i: u64) -> Result<Wdl, TableError> {
         match &self.layout {
             Some(c) if i < self.index.size() => {
-                let (part, local) = c.locate(i);
+                let (part, local) = self.locate(c, i)?;
                 self.wdl_compressed(part, local)
             }
             _ => self.value_as_stored(i).map(Value::wdl),

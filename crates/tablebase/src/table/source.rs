@@ -19,6 +19,12 @@ pub trait RangeRead: Send + Sync {
     }
     /// Fills `buf` with the bytes from `at` (an error if they run out).
     fn read_exact_at(&self, buf: &mut [u8], at: u64) -> std::io::Result<()>;
+    /// Bytes `at..at + len`, read before, that the table has checked and
+    /// that later reads will ask for again (a section's block index, read
+    /// when a probe first reads the section): a reader that drops bytes it
+    /// fetched should keep these, so that what was checked is what is read.
+    /// By default, nothing to do.
+    fn retain(&self, _at: u64, _len: u64) {}
 }
 
 /// Where a table's bytes come from: every read of a table goes through
