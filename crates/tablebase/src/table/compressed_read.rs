@@ -2,56 +2,15 @@
 //! value, and the distance parts with the slot's rank in them (the layout
 //! is `jungletb_format::compressed`'s).
 
+use super::layout::{new_block_store, parse_part, Compressed, Part};
 use super::{prefetch, with_range, Table};
-use jungletb_format::compressed::{self, Layout};
+use jungletb_format::compressed;
 use jungletb_format::wdl_code;
 use jungletb_format::TableError;
 use jungletb_rules::{Value, Wdl};
 use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::OnceLock;
-
-/// One `JTZ6` payload of a compressed table: the whole table, or one
-/// section of a sectioned (`JTZ7`) one. Slots passed with a part are
-/// numbered within it.
-#[derive(Debug)]
-pub(super) struct Part {
-    pub(super) layout: Layout,
-    /// The table slot of its slot 0.
-    pub(super) first_slot: u64,
-    /// Its number among the table's parts (in the per-thread cache's key).
-    pub(super) section: u64,
-    /// Its decoded DTM parts kept for later probes (empty unless the table
-    /// has a budget for them).
-    pub(super) kept: BlockStore,
-}
-
-/// Where a part lies in the file.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Place {
-    /// The table slot of its slot 0.
-    pub(super) first_slot: u64,
-    /// Its slots.
-    pub(super) slots: u64,
-    /// File offset of its payload.
-    pub(super) at: u64,
-    /// Bytes of its payload.
-    pub(super) len: u64,
-}
-
-/// A compressed table's payload: its parts, every one but the last of
-/// `per_part` slots, each parsed when first read (the first at open).
-#[derive(Debug)]
-pub(super) struct Compressed {
-    pub(super) places: Vec<Place>,
-    pub(super) parts: Box<[OnceLock<Part>]>,
-    pub(super) per_part: u64,
-    /// True if the table stores tactical don't-cares (every part agrees,
-    /// checked as each is parsed).
-    pub(super) dont_cares: bool,
-    /// The byte ranges (start, length) read to parse the layout at open.
-    pub(super) opened: Vec<(u64, u64)>,
-}
 
 impl Table {
     /// Calls `f` with each part of `c` that `range` touches and the slots
@@ -98,7 +57,7 @@ impl Table {
     #[cold]
     fn open_part<'a>(&self, c: &'a Compressed, k: usize) -> Result<&'a Part, TableError> {
         let sections = c.parts.len() as u64;
-        let (mut part, read) = super::layout::parse_part(
+        let (mut part, read) = parse_part(
             &self.source,
             &self.path,
             &c.places[k],
@@ -132,16 +91,6 @@ impl Table {
             .map(|p| self.locate(c, p.first_slot).map(|(part, _)| part))
             .collect()
     }
-}
-
-/// Decoded blocks of one stream, kept once decoded (within the budget).
-pub(super) type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
-
-/// An empty store for every DTM part of `part`.
-pub(super) fn new_block_store(part: &Part) -> BlockStore {
-    (0..2 * part.layout.dtm.blocks)
-        .map(|_| OnceLock::new())
-        .collect()
 }
 
 /// A decoded DTM part, per thread (see `CACHE`).

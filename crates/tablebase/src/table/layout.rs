@@ -1,4 +1,5 @@
-//! Reading a compressed table's layout: one `JTZ6` payload, or the
+//! A compressed table's layout (`Compressed`: its parts, each a `Part`
+//! once parsed) and its reading: one `JTZ6` payload, or the
 //! section table of a `JTZ7` one at open and each section's fixed fields
 //! and prefix (the distance index in it) when a probe first reads the
 //! section, checked before any probe reads one of its blocks.
@@ -9,18 +10,70 @@
 //! `ECRvECR` in a browser, about 60 for a 5-piece table, where a probe
 //! needs one or two sections.
 
-use super::compressed_read::{Compressed, Part, Place};
 use super::{read_range, Source};
 use jungletb_format::compressed::{sections, Layout, LayoutError};
 use jungletb_format::{TableError, Unsupported};
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// Bytes read first of a part: its fixed fields and, in one read, the
-/// prefix that follows them unless it is longer (a section of 2^23 slots
-/// of a 5-piece table has a prefix of some 10–40 KB). Over HTTP, one
+/// Bytes read first of a section opened by a probe: its fixed fields and,
+/// in the same read, the prefix that follows them unless it is longer (a
+/// section of 2^23 slots of ELTvET or ECRvECR has a prefix of 60–110 KB;
+/// with 64 KiB, a cold probe of ELTvET took a round more). Over HTTP, one
 /// request instead of two rounds.
 const FIRST_READ: u64 = 128 << 10;
+
+/// One `JTZ6` payload of a compressed table: the whole table, or one
+/// section of a sectioned (`JTZ7`) one. Slots passed with a part are
+/// numbered within it.
+#[derive(Debug)]
+pub(super) struct Part {
+    pub(super) layout: Layout,
+    /// The table slot of its slot 0.
+    pub(super) first_slot: u64,
+    /// Its number among the table's parts (in the per-thread cache's key).
+    pub(super) section: u64,
+    /// Its decoded DTM parts kept for later probes (empty unless the table
+    /// has a budget for them).
+    pub(super) kept: BlockStore,
+}
+
+/// Where a part lies in the file.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Place {
+    /// The table slot of its slot 0.
+    pub(super) first_slot: u64,
+    /// Its slots.
+    pub(super) slots: u64,
+    /// File offset of its payload.
+    pub(super) at: u64,
+    /// Bytes of its payload.
+    pub(super) len: u64,
+}
+
+/// A compressed table's payload: its parts, every one but the last of
+/// `per_part` slots, each parsed when first read (the first at open).
+#[derive(Debug)]
+pub(super) struct Compressed {
+    pub(super) places: Vec<Place>,
+    pub(super) parts: Box<[OnceLock<Part>]>,
+    pub(super) per_part: u64,
+    /// True if the table stores tactical don't-cares (every part agrees,
+    /// checked as each is parsed).
+    pub(super) dont_cares: bool,
+    /// The byte ranges (start, length) read to parse the layout at open.
+    pub(super) opened: Vec<(u64, u64)>,
+}
+
+/// Decoded blocks of one stream, kept once decoded (within the budget).
+pub(super) type BlockStore = Box<[OnceLock<Box<[u8]>>]>;
+
+/// An empty store for every DTM part of `part`.
+pub(super) fn new_block_store(part: &Part) -> BlockStore {
+    (0..2 * part.layout.dtm.blocks)
+        .map(|_| OnceLock::new())
+        .collect()
+}
 
 /// Maps a [`LayoutError`] of the table at `path` to its [`TableError`].
 fn layout_error(path: &Path) -> impl Fn(LayoutError) -> TableError + '_ {

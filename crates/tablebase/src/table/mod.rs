@@ -12,12 +12,12 @@ mod source;
 pub use source::RangeRead;
 use source::{prefetch, read_range, with_range, Source};
 
-use compressed_read::Compressed;
 use jungletb_format::encoding::{decode, encode, RAW_UNUSED};
 use jungletb_format::header::Header;
 use jungletb_format::TableError;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{Position, Ruleset, Value, Wdl};
+use layout::Compressed;
 use memmap2::Mmap;
 use std::fs::File;
 use std::ops::Range;
@@ -318,7 +318,7 @@ impl Table {
         // The parts parsed so far; the others get theirs when parsed.
         if let (Some(c), true) = (&mut self.layout, budget.limit > 0) {
             for part in c.parts.iter_mut().filter_map(OnceLock::get_mut) {
-                part.kept = compressed_read::new_block_store(part);
+                part.kept = layout::new_block_store(part);
             }
         }
         self.budget = budget;
