@@ -719,3 +719,44 @@ fn jtz4_tables_of_jungletb_0_2_still_answer() {
     }
     assert_eq!(checked, 3);
 }
+
+/// The per-thread cache of decoded distance parts holds parts of many
+/// tables at once: probes that alternate between tables, slot by slot,
+/// and come back to parts decoded earlier, read each table's own parts
+/// (planted fault, the cache keyed without the table: this fails).
+#[test]
+fn distance_probes_alternating_between_tables_read_each_its_own_parts() {
+    let rules = Ruleset::standard();
+    let src = table_dir(fixture::standard(), &rules);
+    let dst = table_dir(compressed_root(), &rules);
+    let tables: Vec<(Table, Table)> = materials()
+        .into_iter()
+        .map(|m| {
+            (
+                Table::open(&src.join(format!("{m}.jtb")), &rules, m).unwrap(),
+                Table::open(&compressed_table_path(&dst, m), &rules, m).unwrap(),
+            )
+        })
+        .filter(|(plain, _)| plain.index().size() > 50_000)
+        .collect();
+    assert!(tables.len() >= 6, "{} tables", tables.len());
+    let size = tables.iter().map(|(p, _)| p.index().size()).min().unwrap();
+    // Reads where the table before, at the same slot, holds another
+    // distance: where a part of the wrong table would answer wrong.
+    let mut telling = 0;
+    // Slots a block apart and back again, each in every table in turn.
+    for round in 0..2 {
+        for i in (round..size).step_by(997) {
+            let mut before = None;
+            for (plain, packed) in &tables {
+                let want = plain.stored_value(i).unwrap();
+                let got = packed.stored_value(i).unwrap();
+                assert_eq!(got, want, "{} slot {i}", plain.header().material);
+                let distance = want.filter(|v| v.plies().is_some());
+                telling += (distance.is_some() && before.is_some() && distance != before) as u32;
+                before = distance;
+            }
+        }
+    }
+    assert!(telling > 100, "{telling} telling reads");
+}

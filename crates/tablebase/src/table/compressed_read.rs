@@ -95,19 +95,60 @@ impl Table {
 
 /// A decoded DTM part, per thread (see `CACHE`).
 struct BlockCache {
+    /// (table uid, part number); (0, 0) for none.
     key: (u64, u64),
+    /// The tick of its last use.
+    used: u64,
     data: Vec<u8>,
 }
 
+/// Decoded DTM parts a thread keeps (each at most 32 KiB: 16,384 slots of
+/// two bytes).
+const CACHED_PARTS: usize = 16;
+
+/// This thread's last decoded DTM parts, least recently used out.
+struct PartCache {
+    entries: Vec<BlockCache>,
+    tick: u64,
+}
+
+impl PartCache {
+    /// The entry of `key`, and whether it holds that part already: else
+    /// the entry to decode it into (a free one or the least recently
+    /// used), emptied.
+    fn entry(&mut self, key: (u64, u64)) -> (&mut BlockCache, bool) {
+        self.tick += 1;
+        let k = match self.entries.iter().position(|e| e.key == key) {
+            Some(k) => k,
+            None if self.entries.len() < CACHED_PARTS => {
+                self.entries.push(BlockCache {
+                    key: (0, 0),
+                    used: 0,
+                    data: Vec::new(),
+                });
+                self.entries.len() - 1
+            }
+            None => (0..self.entries.len())
+                .min_by_key(|&k| self.entries[k].used)
+                .expect("a full cache"),
+        };
+        let entry = &mut self.entries[k];
+        entry.used = self.tick;
+        let hit = entry.key == key;
+        if !hit {
+            entry.key = (0, 0);
+        }
+        (entry, hit)
+    }
+}
+
 thread_local! {
-    /// This thread's last decoded DTM parts: one of wins, one of losses
-    /// (indexed by the part number's parity), so that reading a block's
-    /// slots in order does not decode its two parts again and again.
-    static CACHE: [RefCell<BlockCache>; 2] = const {
-        [
-            RefCell::new(BlockCache { key: (0, 0), data: Vec::new() }),
-            RefCell::new(BlockCache { key: (0, 0), data: Vec::new() }),
-        ]
+    /// This thread's last decoded DTM parts: reading a block's slots in
+    /// order reads its two parts (wins, losses) again and again, and a
+    /// check of a range of slots reads their successors' parts, which
+    /// neighbouring slots share.
+    static CACHE: RefCell<PartCache> = const {
+        RefCell::new(PartCache { entries: Vec::new(), tick: 0 })
     };
 }
 
@@ -129,11 +170,12 @@ impl Table {
             return Ok(f(part));
         }
         CACHE.with(|cache| {
-            let mut slot = cache[(global % 2) as usize].borrow_mut();
-            if slot.key != (self.uid, global) {
-                slot.key = (0, 0);
+            let mut cache = cache.borrow_mut();
+            let key = (self.uid, global);
+            let (slot, hit) = cache.entry(key);
+            if !hit {
                 self.decode_dtm_part(part, p, &mut slot.data)?;
-                slot.key = (self.uid, global);
+                slot.key = key;
                 if let Some(store) = kept {
                     let n = slot.data.len() as u64;
                     if self.budget.try_reserve(n) && store.set(slot.data.clone().into()).is_err() {
