@@ -82,6 +82,20 @@ fn store_of(dir: &Path, options: RemoteOptions) -> Arc<RemoteTables> {
     store
 }
 
+/// The request for the range `(at, n)` that `Table::open_ranges` names
+/// (what a site's manifest lists) of `file`, `len` bytes: whole pages, as
+/// a caller fetches it ahead.
+fn open_request(material: Material, file: &str, (at, n): (u64, u64), len: u64) -> Missing {
+    let page = RemoteOptions::default().page_bytes;
+    let start = at / page * page;
+    Missing {
+        material,
+        file: file.into(),
+        at: start,
+        len: ((at + n).div_ceil(page) * page).min(len) - start,
+    }
+}
+
 fn remote_tablebase(store: &Arc<RemoteTables>, rules: &Ruleset) -> Tablebase {
     Tablebase::with_store(store.clone(), rules.clone(), TablebaseOptions::default()).unwrap()
 }
@@ -323,23 +337,12 @@ fn a_large_table_opens_in_one_request_of_its_open_range_and_answers_as_its_file(
     assert!(len > 4 << 16, "ELvTR.jtbz is only {len} bytes");
     let open = Table::open(&path, &rules, m).unwrap().open_ranges();
     assert_eq!(open.len(), 1, "{open:?}");
-    let page = RemoteOptions::default().page_bytes;
     for manifest in [false, true] {
         let store = store_of(&dir, RemoteOptions::default());
         let tb = remote_tablebase(&store, &rules);
         let mut host = Host::new(&dir);
         if manifest {
-            let (at, n) = open[0];
-            let end = (at + n).div_ceil(page) * page;
-            host.serve(
-                &store,
-                &[Missing {
-                    material: m,
-                    file: "ELvTR.jtbz".into(),
-                    at,
-                    len: end.min(len) - at,
-                }],
-            );
+            host.serve(&store, &[open_request(m, "ELvTR.jtbz", open[0], len)]);
         }
         let opened = loop {
             match store.attempt(|| tb.table(m).map(|_| ())) {
@@ -457,20 +460,10 @@ fn a_sectioned_table_opens_in_one_request_and_reads_a_section_when_a_probe_needs
     let len = std::fs::metadata(&path).unwrap().len();
     let open = Table::open(&path, &rules, m).unwrap().open_ranges();
     assert_eq!(open.len(), 1, "{open:?}");
-    let page = RemoteOptions::default().page_bytes;
     let store = store_of(&dir, RemoteOptions::default());
     let tb = remote_tablebase(&store, &rules);
     let mut host = Host::new(&dir);
-    let (at, n) = open[0];
-    host.serve(
-        &store,
-        &[Missing {
-            material: m,
-            file: "ELvTR.jtbz".into(),
-            at,
-            len: ((at + n).div_ceil(page) * page).min(len) - at,
-        }],
-    );
+    host.serve(&store, &[open_request(m, "ELvTR.jtbz", open[0], len)]);
     match store.attempt(|| tb.table(m).map(|_| ())) {
         Attempt::Done(answer) => answer.unwrap(),
         Attempt::Fetch(missing) => panic!("opening asked for more: {missing:?}"),

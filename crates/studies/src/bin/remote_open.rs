@@ -58,6 +58,21 @@ fn store_of(dir: &Path) -> Arc<RemoteTables> {
     store
 }
 
+/// A store of `dir`'s compressed tables with nothing fetched, its
+/// tablebase, and a host counting from zero.
+fn fresh(dir: &Path, rules: &Ruleset) -> (Arc<RemoteTables>, Tablebase, Host) {
+    let store = store_of(dir);
+    let tb = Tablebase::with_store(store.clone(), rules.clone(), TablebaseOptions::default())
+        .expect("store");
+    let host = Host {
+        dir: dir.to_path_buf(),
+        requests: 0,
+        bytes: 0,
+        rounds: 0,
+    };
+    (store, tb, host)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
@@ -93,15 +108,7 @@ fn main() {
         open.iter().map(|r| r.1).sum::<u64>()
     );
     for with_manifest in [false, true] {
-        let store = store_of(&dir);
-        let tb = Tablebase::with_store(store.clone(), rules.clone(), TablebaseOptions::default())
-            .expect("store");
-        let mut host = Host {
-            dir: dir.clone(),
-            requests: 0,
-            bytes: 0,
-            rounds: 0,
-        };
+        let (store, tb, mut host) = fresh(&dir, &rules);
         if with_manifest {
             host.serve(&store, &manifest);
         }
@@ -136,15 +143,7 @@ fn main() {
         if pos.validate_reachable(&rules).is_err() {
             continue;
         }
-        let store = store_of(&dir);
-        let tb = Tablebase::with_store(store.clone(), rules.clone(), TablebaseOptions::default())
-            .expect("store");
-        let mut host = Host {
-            dir: dir.clone(),
-            requests: 0,
-            bytes: 0,
-            rounds: 0,
-        };
+        let (store, tb, mut host) = fresh(&dir, &rules);
         host.serve(&store, &manifest);
         loop {
             match store.evaluate(&tb, &pos) {
