@@ -193,3 +193,21 @@ fn killed_compress_runs_leave_only_valid_tables_and_resume_to_identical_files() 
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// A run killed between moving a table in place and removing its working
+/// directory leaves that directory beside a complete table: the next run
+/// keeps the table and removes the directory (before, it kept both, and
+/// `killed_runs_resume_to_identical_tables` failed now and then).
+#[test]
+fn a_working_directory_left_beside_a_finished_table_is_removed() {
+    let target = tempfile::tempdir().unwrap();
+    assert!(generate(target.path()).status().unwrap().success());
+    let dir = target.path().join("standard");
+    let before = tables(&dir);
+    let left = dir.join(".work-ELvTR-killed");
+    std::fs::create_dir(&left).unwrap();
+    std::fs::write(left.join("ELvTR.jtb"), b"half").unwrap();
+    assert!(generate(target.path()).status().unwrap().success());
+    assert!(!left.exists(), "{} is still there", left.display());
+    assert_eq!(tables(&dir), before);
+}

@@ -35,6 +35,17 @@ impl Claim {
         material: Material,
         on_wait: impl FnOnce(),
     ) -> Result<Claim, SolveError> {
+        Ok(Claim::take_or(dir, material, on_wait, true)?.expect("waited for it"))
+    }
+
+    /// [`Claim::take`], or `None` at once (after `on_wait`) if another
+    /// process holds it and `wait` is false.
+    fn take_or(
+        dir: &Path,
+        material: Material,
+        on_wait: impl FnOnce(),
+        wait: bool,
+    ) -> Result<Option<Claim>, SolveError> {
         let locks = dir.join(".locks");
         let io = |p: &Path, e: std::io::Error| SolveError::io(p, "claiming the material", e);
         std::fs::create_dir_all(&locks).map_err(|e| io(&locks, e))?;
@@ -49,15 +60,24 @@ impl Claim {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 on_wait();
+                if !wait {
+                    return Ok(None);
+                }
                 file.lock().map_err(|e| io(&path, e))?;
             }
             Err(TryLockError::Error(e)) => return Err(io(&path, e)),
         }
-        Ok(Claim {
+        Ok(Some(Claim {
             _file: file,
             dir: dir.to_path_buf(),
             material,
-        })
+        }))
+    }
+
+    /// Takes the claim on `material` in `dir` if no other process holds
+    /// it; `None` if one does.
+    pub(crate) fn try_take(dir: &Path, material: Material) -> Result<Option<Claim>, SolveError> {
+        Claim::take_or(dir, material, || {}, false)
     }
 
     /// The prefix of this material's working directories.
@@ -111,6 +131,7 @@ mod tests {
             .open(dir.path().join(".locks/ELvR.lock"))
             .unwrap();
         assert!(matches!(second.try_lock(), Err(TryLockError::WouldBlock)));
+        assert!(Claim::try_take(dir.path(), m).unwrap().is_none());
         // Another material is free.
         let _b = Claim::take(dir.path(), other, || panic!("another material is free")).unwrap();
         let mut removed = claim.remove_leftovers().unwrap();
@@ -126,6 +147,7 @@ mod tests {
         assert!(dir.path().join(".EvR.x1.tmp").exists());
         assert!(dir.path().join("ELvR.jtb").exists());
         drop(claim);
+        assert!(Claim::try_take(dir.path(), m).unwrap().is_some());
         assert!(second.try_lock().is_ok());
     }
 }

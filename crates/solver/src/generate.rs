@@ -169,6 +169,16 @@ pub fn generate_until(
         // looked at again under the claim, as another generator may be
         // writing it right now.
         if let Ok(t) = Table::open(&path, rules, m) {
+            // A run killed between moving its table in place and removing
+            // its working directory left that directory: removed here,
+            // unless another process holds the claim (and will). A
+            // directory where no claim can be taken (read-only) is only
+            // read: its complete tables are kept as before.
+            if let Ok(Some(claim)) = Claim::try_take(&dir, m) {
+                for p in claim.remove_leftovers()? {
+                    say(Notice::LeftoverRemoved { path: &p });
+                }
+            }
             let report = kept(m, &t);
             on_event(GenerateEvent::Done(&report));
             reports.push(report);
