@@ -5,7 +5,7 @@
 use jungletb_tablebase::Table;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const MATERIALS: [&str; 3] = ["ELvTR", "LTvRP", "RvER"];
 
@@ -50,37 +50,72 @@ fn files_with_extension(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
     v
 }
 
+/// Runs `command` again and again, each run killed (SIGKILL: no chance to
+/// clean up) after a fraction of `whole_run`, an uninterrupted run's time,
+/// until one ends by itself (at most 30 runs); `check` looks at the
+/// directory after each. The first four moments are 3–18 % of a run, so
+/// those runs cannot finish the work even with this machine's 30 % timing
+/// noise; the later ones are 10–80 %, long enough to finish the largest
+/// table, so the kills fall all over the run, up to its end, as the
+/// finished tables accumulate. The seed fixes them, so a failure
+/// reproduces. Returns how many runs were killed.
+fn kill_runs(
+    whole_run: Duration,
+    mut seed: u64,
+    command: impl Fn() -> Command,
+    check: impl Fn(Duration),
+) -> usize {
+    let mut kills = 0;
+    for round in 0..30 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let per_mille = if round < 4 {
+            30 + seed % 150
+        } else {
+            100 + seed % 700
+        };
+        let at = whole_run * per_mille as u32 / 1000;
+        let mut child = command().spawn().unwrap();
+        std::thread::sleep(at);
+        let ended = child.try_wait().unwrap().is_some();
+        if !ended {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+        check(at);
+        if ended {
+            break;
+        }
+    }
+    eprintln!("{kills} runs killed before one ended, a whole run taking {whole_run:?}");
+    kills
+}
+
 #[test]
 fn killed_runs_resume_to_identical_tables() {
     let reference = tempfile::tempdir().unwrap();
+    let t0 = Instant::now();
     assert!(generate(reference.path()).status().unwrap().success());
+    let whole_run = t0.elapsed();
     let expected = tables(&reference.path().join("standard"));
     assert!(expected.len() >= 10, "{} tables", expected.len());
 
     let target = tempfile::tempdir().unwrap();
     let dir = target.path().join("standard");
-    // Kill moments spread over a run (a run takes a few seconds here); the
-    // sequence is fixed so a failure reproduces.
-    let mut seed: u64 = 0x5EED_1234_ABCD_0001;
-    let mut kills = 0;
-    for round in 0..8 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = Duration::from_millis(30 + seed % 1200);
-        let mut child = generate(target.path()).spawn().unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap(); // SIGKILL: no chance to clean up
-            kills += 1;
-        }
-        child.wait().unwrap();
-        // Whatever carries a table's name is a complete, valid table.
-        for (name, _) in tables(&dir) {
-            Table::open_any(&dir.join(&name))
-                .unwrap_or_else(|e| panic!("round {round}: {name} after kill at {delay:?}: {e}"));
-        }
-    }
+    let kills = kill_runs(
+        whole_run,
+        0x5EED_1234_ABCD_0001,
+        || generate(target.path()),
+        |at| {
+            // Whatever carries a table's name is a complete, valid table.
+            for (name, _) in tables(&dir) {
+                Table::open_any(&dir.join(&name))
+                    .unwrap_or_else(|e| panic!("{name} after a kill at {at:?}: {e}"));
+            }
+        },
+    );
     assert!(kills >= 4, "only {kills} runs were actually interrupted");
     assert!(generate(target.path()).status().unwrap().success());
     let resumed = tables(&dir);
@@ -150,33 +185,27 @@ fn killed_compress_runs_leave_only_valid_tables_and_resume_to_identical_files() 
         c
     };
     let reference = tempfile::tempdir().unwrap();
+    let t0 = Instant::now();
     assert!(compress(reference.path()).status().unwrap().success());
+    let whole_run = t0.elapsed();
     // --out is a tables root: the rule set's directory is made in it.
     let packed = |d: &Path| files_with_extension(&d.join("standard"), "jtbz");
     let expected = packed(reference.path());
     assert!(expected.len() >= 10, "{} compressed tables", expected.len());
 
     let target = tempfile::tempdir().unwrap();
-    let mut seed: u64 = 0x0C0F_FEE0_1234_5678;
-    let mut kills = 0;
-    for round in 0..8 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = Duration::from_millis(5 + seed % 300);
-        let mut child = compress(target.path()).spawn().unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
-            kills += 1;
-        }
-        child.wait().unwrap();
-        for (name, _) in packed(target.path()) {
-            Table::open_any(&target.path().join("standard").join(&name))
-                .unwrap_or_else(|e| panic!("round {round}: {name} after kill at {delay:?}: {e}"));
-        }
-    }
-    assert!(kills >= 3, "only {kills} runs were actually interrupted");
+    let kills = kill_runs(
+        whole_run,
+        0x0C0F_FEE0_1234_5678,
+        || compress(target.path()),
+        |at| {
+            for (name, _) in packed(target.path()) {
+                Table::open_any(&target.path().join("standard").join(&name))
+                    .unwrap_or_else(|e| panic!("{name} after a kill at {at:?}: {e}"));
+            }
+        },
+    );
+    assert!(kills >= 4, "only {kills} runs were actually interrupted");
     assert!(compress(target.path()).status().unwrap().success());
     let resumed = packed(target.path());
     assert_eq!(resumed.len(), expected.len());
