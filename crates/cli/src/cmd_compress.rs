@@ -3,10 +3,12 @@
 use crate::advice::{compress_hint, print_failure};
 use crate::args::{parse_materials, thread_pool, CmdResult, RulesArgs, TablesArg};
 use crate::output::{count, human_bytes};
+use crate::progress::LONG_SOLVE_SLOTS;
 use anyhow::bail;
 use clap::Args as ClapArgs;
 use jungletb_format::compressed::DEFAULT_ZSTD_LEVEL;
-use jungletb_solver::{compress, CompressEvent, CompressOptions, CompressedTable};
+use jungletb_solver::{compress, CompressEvent, CompressOptions, CompressPhase, CompressedTable};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,6 +45,11 @@ pub struct Args {
     /// Only print problems and the final summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Print how long each table took to write and to check, and when a
+    /// large table's write and check begin (also printed in logs, when
+    /// standard error is not a terminal).
+    #[arg(long, short, conflicts_with = "quiet")]
+    verbose: bool,
     /// Only the table of this material (e.g. ELvR; repeatable).
     #[arg(long = "material", value_name = "KEY")]
     materials: Vec<String>,
@@ -57,9 +64,21 @@ pub fn run(a: Args) -> CmdResult {
         materials: parse_materials(&a.materials)?,
     };
     let pool = thread_pool(a.threads)?;
-    let (quiet, dont_cares) = (a.quiet, !a.no_dont_cares);
+    let (quiet, verbose, dont_cares) = (a.quiet, a.verbose, !a.no_dont_cares);
+    // Phases of large tables are announced in logs too, so that an hour's
+    // 6-piece compression shows what it is doing.
+    let announce = verbose || (!quiet && !std::io::stderr().is_terminal());
     let report = pool.install(|| {
         compress(&opts, &|event| match event {
+            CompressEvent::Phase { path, phase, slots } => {
+                if announce && (verbose || slots >= LONG_SOLVE_SLOTS) {
+                    let what = match phase {
+                        CompressPhase::Writing => "writing",
+                        CompressPhase::Checking => "written; checking",
+                    };
+                    eprintln!("{}: {what} ({slots} index slots)", path.display());
+                }
+            }
             CompressEvent::Done(t) if t.kept => {
                 if !quiet {
                     outln!("kept {}", t.path.display());
@@ -70,8 +89,16 @@ pub fn run(a: Args) -> CmdResult {
                     // Bits a position, as the docs and the field count.
                     let per = |b: u64| 8.0 * b as f64 / t.positions.max(1) as f64;
                     let sizes = t.sizes.unwrap_or_default();
+                    let timing = match t.timing {
+                        Some(t) if verbose => format!(
+                            ", written in {:.2} s, checked in {:.2} s",
+                            t.write.as_secs_f64(),
+                            t.check.as_secs_f64()
+                        ),
+                        _ => String::new(),
+                    };
                     outln!(
-                        "ok   {} ({} -> {}, bits a position: WDL {:.3} + DTM {:.3})",
+                        "ok   {} ({} -> {}, bits a position: WDL {:.3} + DTM {:.3}{timing})",
                         t.path.display(),
                         human_bytes(t.plain_bytes),
                         human_bytes(t.bytes),

@@ -10,8 +10,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// Materials at least this large (5-piece ones) get a line in logs when
-/// their solve starts, not only when it ends.
-const LONG_SOLVE_SLOTS: u64 = 50_000_000;
+/// their solve (or compression, or check) starts, not only when it ends.
+pub const LONG_SOLVE_SLOTS: u64 = 50_000_000;
 
 /// The display of one generation run.
 pub struct Progress {

@@ -543,6 +543,33 @@ fn a_lone_table_is_compressed_without_dont_cares_when_told_how() {
 }
 
 #[test]
+fn compress_verbose_times_each_phase_and_cannot_be_quiet_too() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("z");
+    let (tables, out) = (tables().to_str().unwrap(), out.to_str().unwrap());
+    let args = ["compress", "--tables", tables, "--out", out];
+    let o = run(&[&args[..], &["--material", "EvR", "-v"]].concat());
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    let timed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("ok ")).collect();
+    assert_eq!(timed.len(), 1, "{stdout}");
+    assert!(timed[0].contains(", written in ") && timed[0].contains(" s, checked in "));
+    assert!(stderr.contains("EvR.jtb: writing ("), "{stderr}");
+    assert!(stderr.contains("EvR.jtb: written; checking ("), "{stderr}");
+    // A table kept from an earlier run was neither written nor checked.
+    let o = run(&[&args[..], &["--material", "EvR", "-v"]].concat());
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("kept ") && !stdout.contains("written in"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("writing ("), "{stderr}");
+    let o = run(&[&args[..], &["-v", "-q"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(text(&o).1.contains("cannot be used with"), "{:?}", text(&o));
+}
+#[test]
 fn generate_refuses_impossible_requests_clearly() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().to_str().unwrap();

@@ -61,6 +61,26 @@ pub struct CompressedTable {
     pub bytes: u64,
     /// Bytes of the WDL and distance streams.
     pub sizes: Option<CompressedSizes>,
+    /// How long writing and checking it took (`None` when kept).
+    pub timing: Option<CompressTiming>,
+}
+
+/// The two phases of compressing one table, timed.
+#[derive(Debug, Clone, Copy)]
+pub struct CompressTiming {
+    /// Writing the compressed table (deciding don't-cares, encoding).
+    pub write: Duration,
+    /// Checking that it answers every position as the plain table does.
+    pub check: Duration,
+}
+
+/// A phase of compressing one table (see [`CompressEvent::Phase`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompressPhase {
+    /// Writing begins.
+    Writing,
+    /// Written; the check begins.
+    Checking,
 }
 
 /// What [`compress`] reports as it goes (from worker threads too).
@@ -70,6 +90,15 @@ pub enum CompressEvent<'a> {
     Start {
         /// Plain tables found.
         tables: usize,
+    },
+    /// A table's write or check begins (not sent for a table kept).
+    Phase {
+        /// The plain table.
+        path: &'a Path,
+        /// Which phase.
+        phase: CompressPhase,
+        /// The table's index slots.
+        slots: u64,
     },
     /// A table is done: written and checked, or kept.
     Done(&'a CompressedTable),
@@ -220,13 +249,23 @@ fn compress_one(
     let out_dir = &output_dir(path, &header.ruleset, out)?;
     let target = compressed_table_path(out_dir, header.material);
     let positions: u64 = header.sides.iter().map(|s| s.positions).sum();
-    let done = |c: &Table, kept: bool, sizes: Option<CompressedSizes>| CompressedTable {
-        path: target.clone(),
-        kept,
-        positions,
-        plain_bytes: plain.file_len(),
-        bytes: c.file_len(),
-        sizes,
+    let done = |c: &Table, sizes: Option<CompressedSizes>, timing: Option<CompressTiming>| {
+        CompressedTable {
+            path: target.clone(),
+            kept: timing.is_none(),
+            positions,
+            plain_bytes: plain.file_len(),
+            bytes: c.file_len(),
+            sizes,
+            timing,
+        }
+    };
+    let phase = |phase| {
+        on_event(CompressEvent::Phase {
+            path,
+            phase,
+            slots: plain.index().size(),
+        })
     };
     std::fs::create_dir_all(out_dir)
         .map_err(|e| SolveError::io(out_dir, "creating the directory", e))?;
@@ -245,7 +284,7 @@ fn compress_one(
             && h.sides == e.sides
             && existing.has_dont_cares() == search.is_some();
         if same {
-            return Ok(done(&existing, true, existing.compressed_sizes()?));
+            return Ok(done(&existing, existing.compressed_sizes()?, None));
         }
     }
     // Written in a work directory of the claim and checked there: only a
@@ -255,7 +294,12 @@ fn compress_one(
         .prefix(&claim.work_prefix())
         .tempdir_in(out_dir)
         .map_err(|e| SolveError::io(out_dir, "creating a work directory", e))?;
+    phase(CompressPhase::Writing);
+    let started = Instant::now();
     let (stats, sizes) = write_compressed_table(work.path(), &plain, level, search)?;
+    let write = started.elapsed();
+    phase(CompressPhase::Checking);
+    let started = Instant::now();
     // A written table that does not open, or answers otherwise, is moved
     // aside: the evidence kept, never a bad table under a table's name.
     let opened = Table::open_any(&stats.path).map_err(jungletb_tablebase::ProbeError::from);
@@ -277,7 +321,11 @@ fn compress_one(
             });
         }
     };
-    let result = done(&written, false, Some(sizes));
+    let timing = CompressTiming {
+        write,
+        check: started.elapsed(),
+    };
+    let result = done(&written, Some(sizes), Some(timing));
     drop(written);
     std::fs::rename(&stats.path, &target)
         .map_err(|e| SolveError::io(&target, "moving the checked table in place", e))?;

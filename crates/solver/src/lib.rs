@@ -75,7 +75,10 @@ mod watch;
 mod work;
 
 pub use checkpoint::checkpoint_path;
-pub use compress::{compress, CompressEvent, CompressOptions, CompressReport, CompressedTable};
+pub use compress::{
+    compress, CompressEvent, CompressOptions, CompressPhase, CompressReport, CompressTiming,
+    CompressedTable,
+};
 pub use error::SolveError;
 pub use files::select_files;
 pub use generate::{
