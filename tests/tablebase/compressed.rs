@@ -230,7 +230,7 @@ fn prefer_compressed_picks_the_compressed_form_of_a_pair() {
 /// Rewrites `header` into `bytes` with the payload length and both
 /// checksums matching the (corrupted) bytes: only the decoders can notice
 /// the damage then.
-fn fix_header(bytes: &mut [u8], mut header: Header) {
+pub(crate) fn fix_header(bytes: &mut [u8], mut header: Header) {
     let start = header.header_len as usize;
     header.payload_len = (bytes.len() - start) as u64;
     header.payload_crc = crc32fast_hash(&bytes[start..]);

@@ -7,8 +7,8 @@ use crate::fixture;
 use jungletb::indexer::Material;
 use jungletb::rules::{Ruleset, Value, Wdl};
 use jungletb::tablebase::{
-    table_dir, table_files, write_compressed_table, ProbeError, Table, TableError, Tablebase,
-    TablebaseOptions,
+    table_dir, table_files, write_compressed_table, Header, ProbeError, Table, TableError,
+    Tablebase, TablebaseOptions,
 };
 use std::path::Path;
 use std::sync::OnceLock;
@@ -51,24 +51,143 @@ fn materials() -> Vec<Material> {
         .collect()
 }
 
+/// Scans that decode no table whole: every table read block by block,
+/// each thread keeping its last blocks decoded (as scans read 6-piece
+/// tables and their 5-piece sub-tables).
+fn block_by_block() -> TablebaseOptions {
+    TablebaseOptions {
+        scan_decode_max_slots: 0,
+        ..TablebaseOptions::default()
+    }
+}
+
 #[test]
 fn every_slot_reads_as_in_the_plain_table() {
     let rules = Ruleset::standard();
     let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
-    let packed = Tablebase::open(dc_root(), rules).unwrap();
+    let packed = Tablebase::open(dc_root(), rules.clone()).unwrap();
+    let by_blocks = Tablebase::open_with(dc_root(), rules, block_by_block()).unwrap();
     let mut searched = 0u64;
     for m in materials() {
         let table = packed.table(m).unwrap();
         assert!(table.is_compressed() && table.has_dont_cares(), "{m}");
         let n = table.index().size();
+        let truth = plain.values(m, 0..n).unwrap();
+        assert_eq!(packed.values(m, 0..n).unwrap(), truth, "{m}");
         assert_eq!(
-            packed.values(m, 0..n).unwrap(),
-            plain.values(m, 0..n).unwrap(),
-            "{m}"
+            by_blocks.values(m, 0..n).unwrap(),
+            truth,
+            "{m}, block by block"
         );
         searched += n;
     }
     assert!(searched > 1_000_000, "only {searched} slots compared");
+}
+
+/// The check `compress` runs, with every table read block by block (the
+/// way it reads a 6-piece table), passes every fixture table and still
+/// catches a table of other values.
+#[test]
+fn the_compress_check_passes_and_catches_block_by_block() {
+    let rules = Ruleset::standard();
+    let plain = Tablebase::open_with(fixture::standard(), rules.clone(), block_by_block()).unwrap();
+    let dir = table_dir(dc_root(), &rules);
+    for m in materials() {
+        let t = plain.table(m).unwrap();
+        let packed = Table::open_any(&dir.join(format!("{m}.jtbz"))).unwrap();
+        plain.same_answers(&t, &packed).unwrap();
+    }
+    // A compressed table against the plain table of other rules.
+    let leiden = Ruleset::leiden();
+    let other_rules = Tablebase::open(fixture::leiden(), leiden.clone()).unwrap();
+    let mut caught = 0;
+    for m in materials() {
+        let Ok(other) =
+            Table::open_any(&table_dir(fixture::leiden(), &leiden).join(format!("{m}.jtb")))
+        else {
+            continue;
+        };
+        let n = other.index().size();
+        if n != plain.table(m).unwrap().index().size()
+            || other_rules.values(m, 0..n).unwrap() == plain.values(m, 0..n).unwrap()
+        {
+            continue;
+        }
+        let packed = Table::open_any(&dir.join(format!("{m}.jtbz"))).unwrap();
+        assert!(matches!(
+            plain.same_answers(&other, &packed),
+            Err(ProbeError::Table(TableError::Corrupt { .. }))
+        ));
+        caught += 1;
+    }
+    assert!(caught > 0, "no material differs between the rule sets");
+}
+
+/// Damage anywhere in a compressed sub-table, read block by block (through
+/// the blocks each thread keeps decoded) by scans of the tables whose
+/// captures lead into it: a scan fails or answers every slot as the plain
+/// tables, never otherwise, and the kept blocks' own check finds damage.
+#[test]
+fn damaged_sub_tables_read_block_by_block_never_answer_wrong() {
+    let rules = Ruleset::standard();
+    let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
+    let src = table_dir(dc_root(), &rules);
+    let root = tempfile::tempdir().unwrap();
+    let dst = table_dir(root.path(), &rules);
+    std::fs::create_dir_all(&dst).unwrap();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, dst.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    // LvR is where ELvR's and LvTR's captures of the E and the T lead.
+    let scanned: Vec<(Material, Vec<_>)> = ["ELvR", "LvTR"]
+        .iter()
+        .map(|name| {
+            let m = name.parse::<Material>().unwrap().canonical().0;
+            let n = plain.table(m).unwrap().index().size();
+            (m, plain.values(m, 0..n).unwrap())
+        })
+        .collect();
+    let path = dst.join("LvR.jtbz");
+    let original = std::fs::read(&path).unwrap();
+    let mut next = fixture::xorshift(0x5EED_B10C_0FDA_7A00);
+    let (mut answered, mut failed, mut block_checks) = (0, 0, 0);
+    for _ in 0..60 {
+        let mut bytes = original.clone();
+        let header = Header::parse(&bytes, bytes.len() as u64, &path).unwrap();
+        let start = header.header_len as usize;
+        let i = start + (next() as usize % (bytes.len() - start));
+        bytes[i] ^= 1 << (next() % 8);
+        crate::compressed::fix_header(&mut bytes, header);
+        std::fs::write(&path, &bytes).unwrap();
+        let tb = Tablebase::open_with(root.path(), rules.clone(), block_by_block()).unwrap();
+        for (m, truth) in &scanned {
+            match tb.values(*m, 0..truth.len() as u64) {
+                Ok(values) => {
+                    assert!(
+                        &values == truth,
+                        "{m}: LvR byte {i} flipped, a slot answered wrong"
+                    );
+                    answered += 1;
+                }
+                Err(e) => {
+                    let e = e.to_string();
+                    // The kept blocks' message names the block, not a slot.
+                    block_checks += (e.contains("LvR.jtbz: corrupt table: WDL block ")
+                        && e.ends_with("fails its check"))
+                        as u32;
+                    failed += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        failed > 0 && answered > 0,
+        "{failed} scans failed, {answered} answered"
+    );
+    assert!(block_checks > 0, "no kept block failed its check");
 }
 
 /// Every position of every fixture material, both colour orders: values,

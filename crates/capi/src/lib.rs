@@ -206,6 +206,8 @@ pub unsafe extern "C" fn jtb_open_with_flags(
                 max_open_files: o.max_open_files,
                 max_decoded_bytes: o.max_decoded_bytes,
                 prefer_compressed,
+                // C callers only probe; scans are not in the C API.
+                ..TablebaseOptions::default()
             }
         };
         let mut parts = spec.split(';');

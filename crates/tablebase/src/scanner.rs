@@ -22,10 +22,6 @@ use std::fmt;
 use std::ops::{Deref, Range};
 use std::sync::{Arc, OnceLock};
 
-/// Compressed tables of at most this many slots are decoded whole (a byte
-/// a slot, 32 MiB at most) when a scan reads them at random.
-const DECODE_MAX_SLOTS: u64 = 1 << 25;
-
 /// Reads one table's values for scans, as probes answer them (see
 /// [`Tablebase::scanner`]). Threads scanning chunks in parallel share one.
 pub struct Scanner<'a> {
@@ -50,7 +46,7 @@ impl Tablebase {
         let table = self.table(material.canonical().0)?;
         Ok(Scanner {
             tb: self,
-            own: Slots::new(Held::Shared(table), false),
+            own: Slots::new(Held::Shared(table), false, self),
         })
     }
 
@@ -59,7 +55,7 @@ impl Tablebase {
     pub(crate) fn scanner_of<'a>(&'a self, table: &'a Table) -> Scanner<'a> {
         Scanner {
             tb: self,
-            own: Slots::new(Held::Borrowed(table), false),
+            own: Slots::new(Held::Borrowed(table), false, self),
         }
     }
 }
@@ -213,15 +209,19 @@ pub(crate) struct Slots<'a> {
     /// Whether positions must be colour-swapped to be found in it (as the
     /// table of a capture).
     flip: bool,
+    /// Decoded whole if compressed and at most this many slots
+    /// ([`crate::TablebaseOptions::scan_decode_max_slots`]).
+    decode_max_slots: u64,
     decoded: OnceLock<Option<Vec<Wdl>>>,
     next: OnceLock<Captures>,
 }
 
 impl<'a> Slots<'a> {
-    fn new(table: Held<'a>, flip: bool) -> Slots<'a> {
+    fn new(table: Held<'a>, flip: bool, tb: &Tablebase) -> Slots<'a> {
         Slots {
             table,
             flip,
+            decode_max_slots: tb.options().scan_decode_max_slots,
             decoded: OnceLock::new(),
             next: OnceLock::new(),
         }
@@ -242,7 +242,7 @@ impl<'a> Slots<'a> {
             Some(d) => d,
             None => {
                 let n = self.table.index().size();
-                let d = if n <= DECODE_MAX_SLOTS && self.table.has_dont_cares() {
+                let d = if n <= self.decode_max_slots && self.table.has_dont_cares() {
                     self.table.wdls_as_stored(0..n)?
                 } else {
                     None
@@ -255,7 +255,7 @@ impl<'a> Slots<'a> {
                 .get(i as usize)
                 .copied()
                 .ok_or_else(|| corrupt(&self.table, format!("slot {i} out of range"))),
-            None => Ok(self.table.wdl_as_stored(i)?),
+            None => Ok(self.table.wdl_as_stored_in_scan(i)?),
         }
     }
 
@@ -294,7 +294,8 @@ impl Captures {
         for p in material.pieces() {
             if let Some(m) = material.without(p) {
                 let (canonical, flip) = m.canonical();
-                by_victim[p.code()] = Some(Slots::new(Held::Shared(tb.table(canonical)?), flip));
+                by_victim[p.code()] =
+                    Some(Slots::new(Held::Shared(tb.table(canonical)?), flip, tb));
             }
         }
         Ok(Captures { by_victim })

@@ -134,6 +134,13 @@ pub struct TablebaseOptions {
     /// compressed one (default: the plain one, which is faster to read; set
     /// it to examine what a compressed table answers beside its original).
     pub prefer_compressed: bool,
+    /// Scans ([`Tablebase::scanner`]: `zugzwangs`, `stats`, `compare-rules`,
+    /// the check `compress` runs) decode a compressed table of at most this many
+    /// index slots whole, a byte a slot, when they read it at random (the
+    /// successors of the slots scanned); a larger one is read block by
+    /// block, each thread keeping its last 64 blocks decoded (default:
+    /// 2^25 slots, 32 MiB).
+    pub scan_decode_max_slots: u64,
 }
 
 impl Default for TablebaseOptions {
@@ -144,6 +151,7 @@ impl Default for TablebaseOptions {
             max_open_files: 512,
             max_decoded_bytes: 1 << 30,
             prefer_compressed: false,
+            scan_decode_max_slots: 1 << 25,
         }
     }
 }
