@@ -255,7 +255,7 @@ impl<'a> Slots<'a> {
                 .get(i as usize)
                 .copied()
                 .ok_or_else(|| corrupt(&self.table, format!("slot {i} out of range"))),
-            None => Ok(self.table.wdl_as_stored_in_scan(i)?),
+            None => Ok(self.table.wdl_as_stored(i)?),
         }
     }
 

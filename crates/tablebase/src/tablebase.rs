@@ -138,8 +138,7 @@ pub struct TablebaseOptions {
     /// the check `compress` runs) decode a compressed table of at most this many
     /// index slots whole, a byte a slot, when they read it at random (the
     /// successors of the slots scanned); a larger one is read block by
-    /// block, each thread keeping its last 64 blocks decoded (default:
-    /// 2^25 slots, 32 MiB).
+    /// block, as probes read it (default: 2^25 slots, 32 MiB).
     pub scan_decode_max_slots: u64,
 }
 

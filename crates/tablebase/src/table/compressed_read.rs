@@ -152,30 +152,6 @@ thread_local! {
     };
 }
 
-/// Decoded WDL blocks a thread keeps for scans: 64 blocks of at most a
-/// few thousand slots each (a byte a slot).
-const KEPT_WDL_BLOCKS: usize = 64;
-
-/// A WDL block decoded whole, a byte a slot from the block's first slot.
-#[derive(Default)]
-struct DecodedWdlBlock {
-    /// (table uid, section, block); `None` for none.
-    key: Option<(u64, u64, u64)>,
-    codes: Vec<u8>,
-}
-
-/// This thread's decoded WDL blocks, and the decoder's working space.
-#[derive(Default)]
-struct WdlBlocks {
-    kept: Vec<DecodedWdlBlock>,
-    stack: Vec<usize>,
-}
-
-thread_local! {
-    /// See [`Table::wdl_compressed_kept`].
-    static WDL_BLOCKS: RefCell<WdlBlocks> = RefCell::new(WdlBlocks::default());
-}
-
 impl Table {
     /// Runs `f` on decoded DTM part `p` (see [`compressed::DtmPart`]): a
     /// part kept from an earlier probe, this thread's last part, or the part
@@ -323,52 +299,6 @@ impl Table {
         })?
         .and_then(compressed::wdl_of)
         .ok_or_else(|| {
-            self.corrupt(format!(
-                "slot {}: WDL block {b} does not decode",
-                part.first_slot + i
-            ))
-        })
-    }
-
-    /// [`Table::wdl_compressed`] through this thread's decoded WDL blocks
-    /// (see `WDL_BLOCKS`): for scans, which probe the successors of
-    /// neighbouring slots, so the same few blocks again and again. A
-    /// single probe is better served by [`Table::wdl_compressed`], which
-    /// decodes only up to the slot.
-    pub(super) fn wdl_compressed_kept(&self, part: &Part, i: u64) -> Result<Wdl, TableError> {
-        let w = &part.layout.wdl;
-        let (b, start, _) = self.wdl_block_of(part, i)?;
-        let key = Some((self.uid, part.section, b));
-        let code = WDL_BLOCKS.with(|blocks| {
-            let mut blocks = blocks.borrow_mut();
-            let WdlBlocks { kept, stack } = &mut *blocks;
-            if kept.is_empty() {
-                kept.resize_with(KEPT_WDL_BLOCKS, DecodedWdlBlock::default);
-            }
-            // Direct-mapped: neighbouring blocks never evict each other.
-            let e = &mut kept
-                [(b as usize ^ (part.section as usize).wrapping_mul(97)) % KEPT_WDL_BLOCKS];
-            if e.key != key {
-                e.key = None;
-                e.codes.clear();
-                // Block starts were checked with the part's layout: one
-                // more follows the last block (the part's size).
-                let next = self.u32_at(w.starts_at + 8 * (b + 1))? as u64;
-                let at = w.blocks_at + wdl_code::BLOCK_BYTES as u64 * b;
-                with_range(&self.source, at, wdl_code::BLOCK_BYTES, |block| {
-                    wdl_code::block_is_intact(b, block).then(|| {
-                        w.decoder
-                            .expand_block(block, next - start, &mut e.codes, stack)
-                    })
-                })
-                .map_err(|e| self.io_error(e))?
-                .ok_or_else(|| self.corrupt(format!("WDL block {b} fails its check")))?
-                .ok_or_else(|| self.corrupt(format!("WDL block {b} does not decode")))?;
-                e.key = key;
-            }
-            Ok::<u8, TableError>(e.codes[(i - start) as usize])
-        })?;
-        compressed::wdl_of(code).ok_or_else(|| {
             self.corrupt(format!(
                 "slot {}: WDL block {b} does not decode",
                 part.first_slot + i

@@ -663,19 +663,6 @@ impl Table {
         self.wdl_as_stored(i)
     }
 
-    /// [`Table::wdl_as_stored`] for scans: compressed blocks are decoded
-    /// whole and kept, a few per thread, for the probes of neighbouring
-    /// slots that follow.
-    pub(crate) fn wdl_as_stored_in_scan(&self, i: u64) -> Result<Wdl, TableError> {
-        match &self.layout {
-            Some(c) if i < self.index.size() => {
-                let (part, local) = self.locate(c, i)?;
-                self.wdl_compressed_kept(part, local)
-            }
-            _ => self.value_as_stored(i).map(Value::wdl),
-        }
-    }
-
     /// [`Table::wdl_at`] as the file stores it (see
     /// [`Table::value_as_stored`]).
     #[inline]
