@@ -89,8 +89,16 @@ impl Progress {
                 self.tables.inc(1);
                 let k = self.done.fetch_add(1, Relaxed) + 1;
                 if r.solved && (self.verbose || !self.terminal) {
+                    // One-byte solves: the share of the bytes the levels'
+                    // scans read.
+                    let scans = match r.scanned_slots {
+                        (read, all) if all > 0 => {
+                            format!(", scans read {:.1} %", 100.0 * read as f64 / all as f64)
+                        }
+                        _ => String::new(),
+                    };
                     self.line(format!(
-                        "[{k}/{}] {}: {} positions, sweep {:.3} s, propagate {:.3} s ({} levels), total {:.3} s",
+                        "[{k}/{}] {}: {} positions, sweep {:.3} s, propagate {:.3} s ({} levels{scans}), total {:.3} s",
                         self.total.load(Relaxed),
                         r.material,
                         r.positions,

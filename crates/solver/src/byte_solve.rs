@@ -53,6 +53,7 @@
 
 pub(crate) use crate::byte_codes::Layout;
 use crate::byte_codes::{decided, NO_LOSS};
+use crate::byte_presence::{Presence, BLOCK};
 use crate::error::SolveError;
 use crate::subtables::SubTables;
 use crate::watch::Watch;
@@ -105,6 +106,12 @@ pub(crate) struct ByteCtx<'a> {
     pub(crate) subs: SubTables,
     pub(crate) cells: ByteCells<'a>,
     pub(crate) layout: Layout,
+    /// The values each block of slots may hold: filled by [`sweep`] or,
+    /// on resuming, by [`count`].
+    pub(crate) present: Presence,
+    /// Slots the levels' scans read, and slots they would read without
+    /// [`Presence`] (for the solve's statistics).
+    pub(crate) scanned: [AtomicU64; 2],
 }
 
 /// Positions per byte value: how many wait at each level (exact, so that
@@ -156,6 +163,7 @@ pub(crate) fn count(ctx: &ByteCtx, level: u16) -> Counts {
                 let b = ctx.cells.get(i as u64) as usize;
                 if (2..top).contains(&b) {
                     counts[b] += 1;
+                    ctx.present.mark(i as u64, b as u8);
                 }
             }
             counts
@@ -278,9 +286,21 @@ fn level_chunk(
 ) -> Result<Counts, SolveError> {
     let mut delta = [0; 256];
     let mut error = None;
-    scan(ctx.cells, range, decided(d), |i| {
-        expand(ctx, layout, d, i, &mut delta, &mut error)
-    });
+    let code = decided(d);
+    // Chunks start on a block: blocks holding no position of the level
+    // are passed by.
+    let mut scanned = 0;
+    for start in range.clone().step_by(BLOCK) {
+        if ctx.present.may_hold(start / BLOCK, code) {
+            let block = start..(start + BLOCK).min(range.end);
+            scanned += block.len() as u64;
+            scan(ctx.cells, block, code, |i| {
+                expand(ctx, layout, d, i, &mut delta, &mut error)
+            });
+        }
+    }
+    ctx.scanned[0].fetch_add(scanned, Relaxed);
+    ctx.scanned[1].fetch_add(range.len() as u64, Relaxed);
     error.map_or(Ok(delta), Err)
 }
 
@@ -341,6 +361,7 @@ fn sweep_chunk(ctx: &ByteCtx, range: std::ops::Range<usize>) -> Result<Counts, S
         let code = first_byte(ctx, i as u64)?;
         if (2..ctx.layout.undecided).contains(&code) {
             counts[code as usize] += 1;
+            ctx.present.mark(i as u64, code);
         }
         word |= (code as u64) << (i % 8 * 8);
         if i % 8 == 7 || i + 1 == range.end {
@@ -446,6 +467,7 @@ fn expand<const N: usize>(
             let p = near.index_after(code, from);
             let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
             if let Some(old) = ctx.cells.update(p, |b| improves(b).then_some(win_next)) {
+                ctx.present.mark(p, win_next);
                 delta[win_next as usize] += 1;
                 if old < layout.undecided {
                     delta[old as usize] -= 1;
@@ -480,6 +502,7 @@ fn expand<const N: usize>(
                 .update(p, |b| layout.may_lose(b).then_some(loss))
                 .is_some()
             {
+                ctx.present.mark(p, loss);
                 delta[loss as usize] += 1;
             }
         });

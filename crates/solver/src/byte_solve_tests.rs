@@ -216,7 +216,12 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
                 subs: SubTables::open(m, tb).unwrap(),
                 cells: ByteCells(cells.atomic_u64()),
                 layout,
+                present: Presence::new(n as u64),
+                scanned: Default::default(),
             };
+            // As a resumed solve does: the counts (and the blocks'
+            // values) taken from the bytes.
+            count(&ctx, level);
             let mut written = 0;
             let mut done = vec![0u64; chunk_words(n as u64)];
             for c in (0..n.div_ceil(CHUNK)).step_by(2) {

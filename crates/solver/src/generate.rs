@@ -64,6 +64,9 @@ pub struct MaterialReport {
     pub propagate: Duration,
     /// Distance levels processed (zero when kept).
     pub levels: u16,
+    /// One-byte cells: slots the levels' scans read, and slots they would
+    /// have read without passing by blocks (see `SolveStats::scanned_slots`).
+    pub scanned_slots: (u64, u64),
 }
 
 /// What [`generate_with`] reports as it goes (the library never prints: the
@@ -333,6 +336,7 @@ fn solve_one(
         sweep: stats.sweep,
         propagate: stats.propagate,
         levels: stats.levels,
+        scanned_slots: stats.scanned_slots,
     })
 }
 
@@ -347,5 +351,6 @@ fn kept(m: Material, t: &Table) -> MaterialReport {
         sweep: Duration::ZERO,
         propagate: Duration::ZERO,
         levels: 0,
+        scanned_slots: (0, 0),
     }
 }

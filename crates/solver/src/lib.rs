@@ -47,6 +47,7 @@
 #![warn(missing_debug_implementations)]
 
 mod byte_codes;
+mod byte_presence;
 mod byte_solve;
 mod cell;
 mod checkpoint;

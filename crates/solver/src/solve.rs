@@ -4,6 +4,7 @@
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
+use crate::byte_presence::Presence;
 use crate::byte_solve::{self, ByteCells, ByteCtx, Layout, LevelState};
 use crate::cell::{
     is_undecided, loss, undecided, weight, win, MAX_COUNT, MAX_FLOOR, MAX_WORK_PLIES,
@@ -47,6 +48,11 @@ pub struct SolveStats {
     pub sweep: Duration,
     /// Time of the level-by-level propagation (pass 2).
     pub propagate: Duration,
+    /// One-byte cells only: slots the levels' scans read, and slots they
+    /// would have read without passing by the blocks that hold none of a
+    /// level's positions, over the levels this run ran (a resumed solve's
+    /// from its checkpoint on; 0 and 0 for 16-bit cells).
+    pub scanned_slots: (u64, u64),
 }
 
 /// Solves canonical `material` under `rules`, reading its sub-materials from
@@ -266,6 +272,8 @@ impl ByteSolve<'_> {
             subs,
             cells: ByteCells(cells.atomic_u64()),
             layout: self.layout,
+            present: Presence::new(n),
+            scanned: Default::default(),
         };
         let t0 = Instant::now();
         let (counts, start) = match resumed {
@@ -310,6 +318,7 @@ impl ByteSolve<'_> {
             None => Ok(SolveError::Interrupted { material }),
         };
         let end = byte_solve::propagate(&ctx, &watch, counts, start, &save)?;
+        stats.scanned_slots = (ctx.scanned[0].load(Relaxed), ctx.scanned[1].load(Relaxed));
         stats.levels = end.highest;
         stats.propagate = t1.elapsed();
         stats.positions = byte_solve::finish(&ctx, end.level);

@@ -67,10 +67,12 @@ fn main() {
             };
             println!(
                 "{material} {propagation:?} on {threads}: sweep {:.3} s, propagate {:.3} s \
-                 ({} levels), checksum {checksum:016x}",
+                 ({} levels), checksum {checksum:016x}, scans read {} of {} slots",
                 stats.sweep.as_secs_f64(),
                 stats.propagate.as_secs_f64(),
-                stats.levels
+                stats.levels,
+                stats.scanned_slots.0,
+                stats.scanned_slots.1
             );
         }
         Err(e) => {
