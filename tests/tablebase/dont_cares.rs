@@ -130,16 +130,9 @@ fn the_compress_check_passes_and_catches_block_by_block() {
 fn damaged_sub_tables_read_block_by_block_never_answer_wrong() {
     let rules = Ruleset::standard();
     let plain = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
-    let src = table_dir(dc_root(), &rules);
     let root = tempfile::tempdir().unwrap();
     let dst = table_dir(root.path(), &rules);
-    std::fs::create_dir_all(&dst).unwrap();
-    for e in std::fs::read_dir(&src).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_file() {
-            std::fs::copy(&p, dst.join(p.file_name().unwrap())).unwrap();
-        }
-    }
+    fixture::copy_tables(&table_dir(dc_root(), &rules), &dst);
     // LvR is where ELvR's and LvTR's captures of the E and the T lead.
     let scanned: Vec<(Material, Vec<_>)> = ["ELvR", "LvTR"]
         .iter()

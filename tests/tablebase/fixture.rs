@@ -51,6 +51,18 @@ pub fn leiden() -> &'static Path {
     DIR.get_or_init(|| build(Ruleset::leiden())).path()
 }
 
+/// Copies every file of the directory `from` (one rule set's tables) into
+/// `to`, made if missing: a copy for a test to change.
+pub fn copy_tables(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
 /// A deterministic pseudo-random stream (xorshift64) from `seed` (not 0),
 /// for the property tests: the same cases every run.
 pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {

@@ -27,13 +27,7 @@ fn verify_accepts_generated_tables_and_finds_a_changed_value() {
     // A copy of the tables with one win of ELvR made two plies longer.
     let copy = tempfile::tempdir().unwrap();
     let copy_dir = table_dir(copy.path(), &rules);
-    std::fs::create_dir_all(&copy_dir).unwrap();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            std::fs::copy(&path, copy_dir.join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    fixture::copy_tables(&dir, &copy_dir);
     let m: Material = "ELvR".parse().unwrap();
     let mut raw = tb.table(m).unwrap().raw_values().unwrap();
     let (_, k) = fixture::lengthen_a_win(&mut raw);
