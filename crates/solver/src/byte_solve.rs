@@ -1,59 +1,60 @@
-//! Solving with one byte a slot and no counters (issue 42's working
-//! memory): [`Propagation::ByteCells`](crate::Propagation::ByteCells).
+//! Solving with one byte a slot (issue 42's working memory):
+//! [`Propagation::ByteCells`](crate::Propagation::ByteCells).
 //!
 //! The 16-bit solve (`solve.rs`) keeps, per slot, a value or a floor and a
 //! count of undecided successors, beside two frontier bitmaps and lists of
 //! the positions decided ahead of their level: 2.6-2.7 bytes a slot at the
 //! peak of a 6-piece solve. Here the whole state is one byte a slot:
 //!
-//! - **No counters.** A position one of whose successors is won at level
-//!   `d` is only a *candidate* loss: it is checked by generating its quiet
-//!   moves and reading each successor's byte (Syzygy's generator does the
-//!   same). It is lost at `max(d + 1, floor)` if every one is a win in at
-//!   most `d` plies. A win decided later (`d + 1`, written while level `d`
-//!   runs, or a tentative win through a capture) does not count, so the
-//!   answer does not depend on the order threads work in.
+//! - **A value or a count.** An undecided position's byte holds the
+//!   weighted count of its quiet successors not yet won for the opponent
+//!   (as the 16-bit cell does, see `cell::weight`), and one bit: whether
+//!   it has a floor, the earliest level it can be lost at (1 + the longest
+//!   win a capture leads into). Each successor won at level `d` counts it
+//!   down; at 0 it is lost, at `d + 1` or, with a floor, at
+//!   `max(d + 1, floor)`, the floor being found again then from its
+//!   captures into the sub-tables (one loss in six on ELTvET). Only counts
+//!   drop at a won level, so the thread that takes the last one is the
+//!   only one to touch the byte. (Until 2026-12-05 the byte held the floor
+//!   and no count, and a position was checked by generating its moves
+//!   each time a successor was won: `docs/lab/2026-12-05-one-byte-counts.md`.)
 //! - **No frontiers and no lists.** The positions of level `d` are the
 //!   bytes equal to `d + 2` (the table's raw value of a loss in `d` plies,
 //!   `d` even, or of a win, `d` odd): each level scans the bytes for them,
-//!   eight at a time. Tentative wins and losses held back by a floor wait
-//!   in their bytes for their level's scan; a tentative win improved
+//!   eight at a time, passing by the blocks that hold none
+//!   (`byte_presence.rs`). Tentative wins and losses held back by a floor
+//!   wait in their bytes for their level's scan; a tentative win improved
 //!   meanwhile is simply not found there. A level with no position (known
 //!   from exact counts per value) is not scanned.
 //!
 //! The byte of a slot ([`Layout`]): 0 unused, 1 draw, `n + 2` decided in
-//! `n` plies (as the table stores it), and above the decided values the
-//! undecided ones: [`NO_LOSS`] for a position with a capture into a drawn
-//! table (it can win or draw, never lose), and `254 - floor` for the
-//! others, the floor being 1 + the longest win a capture leads into (0 if
-//! none): the earliest level the position can be lost at. The layout is
-//! set from the sub-tables' longest wins: when the floors and the decided
-//! values below them do not all fit (sub-tables with wins past about 125
-//! plies), the highest floors share one code and are found again from the
-//! captures when needed. At the level `highest floor - 1` no floor holds
-//! anything back any more: the floors' codes are all rewritten as floor
-//! 0's, and the decided values may grow into them (up to 251 plies). A
-//! material whose own distances pass 251 plies fails with
-//! [`SolveError::DistanceOverflow`] and is solved with 16-bit cells
-//! instead (see `solve.rs`). When the solve ends,
-//! every undecided byte becomes a draw and the bytes are the table's
-//! payload.
+//! `n` plies (as the table stores it), up to 172 plies, and above them
+//! the counts, 1 to 40 with and without a floor, and [`NO_LOSS`] for a
+//! position with a capture into a drawn table (it can win or draw, never
+//! lose, and needs no count). A material whose distances pass 172 plies
+//! fails with [`SolveError::DistanceOverflow`] and is solved with 16-bit
+//! cells instead (see `solve.rs`). When the solve ends, every undecided
+//! byte becomes a draw and the bytes are the table's payload.
 //!
 //! The bytes live in 64-bit words, read and written only as words (a
-//! byte's update is a compare-and-swap of its word), so that the scan
-//! reads eight slots a load and no access mixes sizes.
+//! byte's update is a compare-and-swap of its word, or a plain store on
+//! one thread), so that the scan reads eight slots a load and no access
+//! mixes sizes. Updates are queued with their words prefetched, as in
+//! `propagate.rs`.
 //!
 //! Between levels the whole state is the bytes and the level: a checkpoint
 //! is the bytes (see `checkpoint.rs`), the counts are taken again from
-//! them on resuming.
+//! them on resuming. Within a level, a checkpoint also names the chunks
+//! already run, and the resumed solve runs only the others.
 //!
 //! The values written are the 16-bit solve's, byte for byte (tested on
 //! fixture materials of 3 to 5 pieces, on one to three threads, and
 //! against the recorded CRCs of every 5-piece table).
 
 pub(crate) use crate::byte_codes::Layout;
-use crate::byte_codes::{decided, NO_LOSS};
+use crate::byte_codes::{decided, MAX_COUNT, NO_LOSS};
 use crate::byte_presence::{Presence, BLOCK};
+use crate::cell::weight;
 use crate::error::SolveError;
 use crate::subtables::SubTables;
 use crate::watch::Watch;
@@ -81,11 +82,20 @@ impl ByteCells<'_> {
 
     /// Replaces the byte `b` of slot `i` by `f(b)` unless that is `None`.
     /// The byte replaced, if it was.
+    /// `SHARED`: by compare-and-swap of the word, as other threads may
+    /// write other bytes of it; otherwise (a lone thread) by a plain load
+    /// and store.
     #[inline(always)]
-    fn update(self, i: u64, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
+    fn update_as<const SHARED: bool>(self, i: u64, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
         let word = &self.0[(i / 8) as usize];
         let shift = i % 8 * 8;
         let mut cur = word.load(Relaxed);
+        if !SHARED {
+            let old = (cur >> shift) as u8;
+            let new = f(old)?;
+            word.store(cur & !(0xff << shift) | (new as u64) << shift, Relaxed);
+            return Some(old);
+        }
         loop {
             let old = (cur >> shift) as u8;
             let new = f(old)?;
@@ -112,6 +122,9 @@ pub(crate) struct ByteCtx<'a> {
     /// Slots the levels' scans read, and slots they would read without
     /// [`Presence`] (for the solve's statistics).
     pub(crate) scanned: [AtomicU64; 2],
+    /// True if one thread runs the levels: bytes are updated by plain
+    /// loads and stores (measured 4 % less propagation on ELTvET).
+    pub(crate) alone: bool,
 }
 
 /// Positions per byte value: how many wait at each level (exact, so that
@@ -152,10 +165,9 @@ pub(crate) fn sweep(ctx: &ByteCtx, watch: &Watch<'_>) -> Result<Counts, SolveErr
         .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))
 }
 
-/// The counts of the decided values in the bytes (for a solve resumed at
-/// `level`).
-pub(crate) fn count(ctx: &ByteCtx, level: u16) -> Counts {
-    let top = ctx.layout.at_level(level).undecided as usize;
+/// The counts of the decided values in the bytes (for a resumed solve).
+pub(crate) fn count(ctx: &ByteCtx) -> Counts {
+    let top = ctx.layout.undecided as usize;
     chunks(ctx.index.size() as usize)
         .map(|range| {
             let mut counts = [0; 256];
@@ -202,13 +214,7 @@ pub(crate) fn propagate(
     let expand = expand_for(ctx.index);
     loop {
         let d = state.level;
-        if d == ctx.layout.collapse_at {
-            // Before a checkpoint of this level, so that one of a later
-            // level always holds collapsed floors (and again on resuming
-            // here, which changes nothing).
-            collapse(ctx);
-        }
-        let layout = ctx.layout.at_level(d);
+        let layout = ctx.layout;
         let code = decided(d) as usize;
         let top = layout.undecided as usize;
         if code >= top || counts[code..top].iter().all(|&k| k == 0) {
@@ -230,8 +236,8 @@ pub(crate) fn propagate(
             }
             // A stop need not wait for the level's end: the chunks run so
             // far are saved with the bytes, and a resumed solve runs the
-            // others (a chunk run twice would write nothing new either:
-            // see `level_chunk`). The counts of a resumed solve are taken
+            // others, and only those (see `level_chunk`): a chunk is marked
+            // once it has run whole. The counts of a resumed solve are taken
             // from the bytes, so the skipped chunks' are not missed.
             let words = chunk_words(n as u64);
             let done: Vec<AtomicU64> = (0..words)
@@ -271,12 +277,9 @@ pub(crate) fn propagate(
 /// position of the level there expanded. The counts of the values written
 /// (and taken back).
 ///
-/// A level run again over bytes it wrote in part (a solve stopped within
-/// it and resumed) writes the same bytes as run once: its scan looks for
-/// the code of level `d`, which it never writes; a win it wrote does not
-/// improve again and a loss it wrote may no longer lose, so nothing is
-/// written twice; and the checks of a won level read only wins of at most
-/// `d` plies, which that level never writes.
+/// A chunk must run once a level: run again, a won level's chunk would
+/// count its predecessors down twice (a lost level's would write nothing
+/// new). A solve stopped within a level saves which chunks ran.
 fn level_chunk(
     ctx: &ByteCtx,
     expand: Expand,
@@ -285,7 +288,7 @@ fn level_chunk(
     range: std::ops::Range<usize>,
 ) -> Result<Counts, SolveError> {
     let mut delta = [0; 256];
-    let mut error = None;
+    let mut batch = Batch::new();
     let code = decided(d);
     // Chunks start on a block: blocks holding no position of the level
     // are passed by.
@@ -294,40 +297,20 @@ fn level_chunk(
         if ctx.present.may_hold(start / BLOCK, code) {
             let block = start..(start + BLOCK).min(range.end);
             scanned += block.len() as u64;
+            let mut result = Ok(());
             scan(ctx.cells, block, code, |i| {
-                expand(ctx, layout, d, i, &mut delta, &mut error)
+                expand(ctx, d, i, &mut batch);
+                if batch.len >= BATCH && result.is_ok() {
+                    result = batch.apply(ctx, layout, d, &mut delta);
+                }
             });
+            result?;
         }
     }
+    batch.apply(ctx, layout, d, &mut delta)?;
     ctx.scanned[0].fetch_add(scanned, Relaxed);
     ctx.scanned[1].fetch_add(range.len() as u64, Relaxed);
-    error.map_or(Ok(delta), Err)
-}
-
-/// Rewrites the code of every floor as floor 0's: from the level
-/// [`Layout::collapse_at`] on, no floor holds a loss back.
-fn collapse(ctx: &ByteCtx) {
-    let Layout {
-        undecided,
-        floor_zero,
-        ..
-    } = ctx.layout;
-    if undecided == floor_zero {
-        return;
-    }
-    chunks(ctx.index.size() as usize).for_each(|range| {
-        for w in &ctx.cells.0[range.start / 8..range.end.div_ceil(8)] {
-            let mut word = w.load(Relaxed).to_le_bytes();
-            for b in &mut word {
-                if (undecided..floor_zero).contains(b) {
-                    *b = floor_zero;
-                }
-            }
-            // Between levels this thread alone writes the words of its
-            // chunk.
-            w.store(u64::from_le_bytes(word), Relaxed);
-        }
-    });
+    Ok(delta)
 }
 
 /// Calls `f(i)` for every slot `i` of `range` (which starts on a word)
@@ -386,7 +369,7 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
         return Ok(RAW_UNUSED as u8);
     };
     let mut any_move = false;
-    let mut quiet = false;
+    let mut quiet = 0u8;
     let mut immediate = false;
     let mut best_win: Option<u16> = None;
     let mut floor: u16 = 0;
@@ -399,7 +382,7 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
         if mv.enters_den || (lone && mv.is_capture()) {
             immediate = true;
         } else if !mv.is_capture() {
-            quiet = true;
+            quiet += 1;
         } else if !immediate && error.is_none() {
             match ctx.subs.value_after(&pos, &mv) {
                 Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
@@ -429,11 +412,21 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
         NO_LOSS
     } else if floor > layout.max_plies() {
         return Err(overflow());
-    } else if !quiet {
+    } else if quiet == 0 {
         // Every move is a capture into a table won for the opponent.
         decided(floor)
     } else {
-        layout.floor_code(floor)
+        // Every position holds its true count, so that the counts never
+        // drop below 0.
+        let count = quiet as usize * weight(&pos) as usize;
+        if count > MAX_COUNT as usize {
+            return Err(SolveError::TooManyMoves {
+                material: ctx.index.material(),
+                count,
+                limit: MAX_COUNT as usize,
+            });
+        }
+        Layout::count_code(count as u8, floor > 0)
     })
 }
 
@@ -442,71 +435,155 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
 /// Counts the values written (and taken back) in `delta`; a sub-table
 /// that cannot be read (when a floor is found again) leaves its error in
 /// `error`, and the rest of the chunk is skipped.
-fn expand<const N: usize>(
-    ctx: &ByteCtx,
-    layout: Layout,
-    d: u16,
-    c: u64,
-    delta: &mut Counts,
-    error: &mut Option<SolveError>,
-) {
-    if error.is_some() {
-        return;
-    }
+fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, batch: &mut Batch) {
     let pos = ctx.index.raw_position(c).expect("in range");
     let before = pos.side_to_move().opponent();
     let near = ctx
         .index
         .neighbours::<N>(pos.squares(), before)
         .expect("N is the piece count");
-    if d.is_multiple_of(2) {
+    // A lost position's predecessors win (weight 0); a won one's count
+    // down by its weight.
+    let w = if d.is_multiple_of(2) { 0 } else { weight(&pos) };
+    ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+        batch.push(ctx, near.index_after(code, from), w);
+    });
+}
+
+/// Predecessor updates waiting for their bytes' cache lines, as in
+/// `propagate.rs`: a fixed array, applied once it holds [`BATCH`].
+pub(crate) struct Batch {
+    updates: [(u64, u8); BATCH_ROOM],
+    len: usize,
+}
+
+/// Updates gathered before a batch is applied.
+const BATCH: usize = 64;
+/// Room of a batch: a full batch plus the un-moves of one more position.
+const BATCH_ROOM: usize = 128;
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            updates: [(0, 0); BATCH_ROOM],
+            len: 0,
+        }
+    }
+
+    /// Queues the update of predecessor `p` (a win for `w` 0, else a
+    /// count down by `w`) and asks for its byte's cache line.
+    #[inline(always)]
+    fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8) {
+        prefetch(&ctx.cells.0[(p / 8) as usize]);
+        self.updates[self.len % BATCH_ROOM] = (p, w);
+        self.len += 1;
+    }
+
+    /// Applies the updates of level `d` and empties the batch.
+    fn apply(
+        &mut self,
+        ctx: &ByteCtx,
+        layout: Layout,
+        d: u16,
+        delta: &mut Counts,
+    ) -> Result<(), SolveError> {
+        if ctx.alone {
+            self.apply_as::<false>(ctx, layout, d, delta)
+        } else {
+            self.apply_as::<true>(ctx, layout, d, delta)
+        }
+    }
+
+    /// [`apply`](Self::apply), with locked updates if `SHARED`.
+    fn apply_as<const SHARED: bool>(
+        &mut self,
+        ctx: &ByteCtx,
+        layout: Layout,
+        d: u16,
+        delta: &mut Counts,
+    ) -> Result<(), SolveError> {
+        let win_next = decided(d + 1);
         // Undecided, or a tentative win through a capture that is longer
         // (a win's byte is odd: `n + 2` with `n` odd).
-        let win_next = decided(d + 1);
-        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-            let p = near.index_after(code, from);
-            let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
-            if let Some(old) = ctx.cells.update(p, |b| improves(b).then_some(win_next)) {
+        let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
+        let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
+        for &(p, w) in &self.updates[..len] {
+            if w != 0 {
+                count_down::<SHARED>(ctx, layout, d, p, w, delta)?;
+            } else if let Some(old) = ctx
+                .cells
+                .update_as::<SHARED>(p, |b| improves(b).then_some(win_next))
+            {
                 ctx.present.mark(p, win_next);
                 delta[win_next as usize] += 1;
                 if old < layout.undecided {
                     delta[old as usize] -= 1;
                 }
             }
-        });
+        }
+        Ok(())
+    }
+}
+
+/// Asks for the cache line of `word` ahead of its use.
+#[inline(always)]
+fn prefetch(word: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults, and the address
+    // is a valid reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(word as *const AtomicU64 as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
+/// One quiet successor of the predecessor `p`, of weight `w`, is won at
+/// level `d` for the side to move there: its count drops by `w`, and at 0
+/// it is lost, at `max(d + 1, floor)`.
+#[inline(always)]
+fn count_down<const SHARED: bool>(
+    ctx: &ByteCtx,
+    layout: Layout,
+    d: u16,
+    p: u64,
+    w: u8,
+    delta: &mut Counts,
+) -> Result<(), SolveError> {
+    let dropped = ctx.cells.update_as::<SHARED>(p, |b| {
+        let count = Layout::count_of(b);
+        (layout.may_lose(b) && count > w).then_some(b + w)
+    });
+    if dropped.is_some() {
+        return Ok(());
+    }
+    let b = ctx.cells.get(p);
+    if !layout.may_lose(b) {
+        return Ok(());
+    }
+    // The last undecided successor: no other thread touches this byte
+    // any more (only counts drop at a won level, and none is left but
+    // this one's).
+    debug_assert_eq!(Layout::count_of(b), w, "a count below its successors'");
+    let floor = if Layout::floored(b) {
+        let pred = ctx.index.raw_position(p).expect("in range");
+        capture_floor(ctx, &pred)?
     } else {
-        let won_by = decided(d);
-        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-            let p = near.index_after(code, from);
-            let first = ctx.cells.get(p);
-            if !layout.may_lose(first) {
-                return;
-            }
-            let pred = predecessor(&pos, code, from);
-            if !all_quiet_moves_won::<N>(ctx, &pred, won_by) {
-                return;
-            }
-            // An undecided byte keeps its floor code until it is decided.
-            let floor = match layout.floor_of(first) {
-                Some(floor) => floor,
-                None => match capture_floor(ctx, &pred) {
-                    Ok(floor) => floor,
-                    Err(e) => return *error = Some(e),
-                },
-            };
-            let loss = decided((d + 1).max(floor));
-            // Only this level writes losses, and only to bytes that may
-            // lose: another thread may have written the same one.
-            if ctx
-                .cells
-                .update(p, |b| layout.may_lose(b).then_some(loss))
-                .is_some()
-            {
-                ctx.present.mark(p, loss);
-                delta[loss as usize] += 1;
-            }
+        0
+    };
+    if floor > layout.max_plies() {
+        return Err(SolveError::DistanceOverflow {
+            material: ctx.index.material(),
+            limit: layout.max_plies(),
+            in_subtable: true,
         });
     }
+    let loss = decided((d + 1).max(floor));
+    ctx.cells.update_as::<SHARED>(p, |_| Some(loss));
+    ctx.present.mark(p, loss);
+    delta[loss as usize] += 1;
+    Ok(())
 }
 
 /// The floor of `pos` found again from its captures: 1 + the longest win
@@ -528,43 +605,8 @@ fn capture_floor(ctx: &ByteCtx, pos: &RawPosition) -> Result<u16, SolveError> {
     error.map_or(Ok(floor), Err)
 }
 
-/// The position before the piece of code `code` moved from `from` to its
-/// square in `pos`, with the other side to move.
-#[inline(always)]
-fn predecessor(pos: &RawPosition, code: usize, from: u8) -> RawPosition {
-    let mut squares = *pos.squares();
-    let to = squares[code];
-    squares[code] = from;
-    let moved = 1u64 << from | 1u64 << to;
-    let mover = pos.side_to_move().opponent();
-    let (mut white, mut black) = (
-        pos.occupied_by(jungletb_rules::Color::White),
-        pos.occupied_by(jungletb_rules::Color::Black),
-    );
-    match mover {
-        jungletb_rules::Color::White => white ^= moved,
-        jungletb_rules::Color::Black => black ^= moved,
-    }
-    RawPosition::from_parts(squares, white, black, mover)
-}
-
-/// True if every quiet move of `pos` leads to a win for the opponent in at
-/// most `won_by - 2` plies (its captures and den entries are summed up in
-/// its byte already).
-#[inline]
-fn all_quiet_moves_won<const N: usize>(ctx: &ByteCtx, pos: &RawPosition, won_by: u8) -> bool {
-    let near = ctx
-        .index
-        .neighbours::<N>(pos.squares(), pos.side_to_move().opponent())
-        .expect("N is the piece count");
-    ctx.tables.all_quiet_moves(pos, |code, to| {
-        let b = ctx.cells.get(near.index_after(code, to));
-        b <= won_by && b % 2 == 1 && b >= decided(1)
-    })
-}
-
 /// [`expand`] for one piece count.
-type Expand = fn(&ByteCtx, Layout, u16, u64, &mut Counts, &mut Option<SolveError>);
+type Expand = fn(&ByteCtx, u16, u64, &mut Batch);
 
 /// [`expand`] for the piece count of `index`.
 fn expand_for(index: &PositionIndex) -> Expand {
@@ -578,11 +620,11 @@ fn expand_for(index: &PositionIndex) -> Expand {
     }
 }
 
-/// Turns every undecided byte into a draw, the levels having ended at
-/// `level`: the bytes become the table's values. The positions (used
+/// Turns every undecided byte into a draw, the levels having ended: the
+/// bytes become the table's values. The positions (used
 /// slots).
-pub(crate) fn finish(ctx: &ByteCtx, level: u16) -> u64 {
-    let top = ctx.layout.at_level(level).undecided;
+pub(crate) fn finish(ctx: &ByteCtx) -> u64 {
+    let top = ctx.layout.undecided;
     chunks(ctx.index.size() as usize)
         .map(|range| {
             let mut positions = 0;

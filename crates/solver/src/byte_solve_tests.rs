@@ -1,10 +1,8 @@
-//! The floors' codes ([`Layout`]) on small materials: their distances are
-//! far from the 251 plies a byte holds, so the tests code floor 0 lower
-//! than the tables do, leaving the decided values just enough codes to fit
-//! once the floors collapse and too few before, and let the upper half of
-//! the floors share one code, as the floors past about 125 plies do. And a
-//! level run in part, then again in full, as a solve stopped within a
-//! level and resumed runs it.
+//! One-byte cells ([`Layout`]) on small materials, whose distances are far
+//! from the 172 plies a byte holds: the tests squeeze the decided values
+//! into just enough codes, stop and resume the solve, and compare with the
+//! 16-bit cells. And a level run in part, then again in full, as a solve
+//! stopped within a level and resumed runs it.
 
 use super::*;
 use crate::generate::{generate, GenerateOptions};
@@ -112,7 +110,7 @@ fn sixteen_bit(tb: &Tablebase, m: Material, work: &std::path::Path) -> Vec<u16> 
 }
 
 #[test]
-fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
+fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
     let (_, tb) = fixture();
     let work = tempfile::tempdir().unwrap();
     for m in MATERIALS {
@@ -123,55 +121,32 @@ fn collapsed_or_shared_floor_codes_give_the_values_of_sixteen_bit_cells() {
             .filter_map(|&raw| encoding::decode(raw)?.plies())
             .max()
             .unwrap();
-        let max_floor = SubTables::open(m, tb).unwrap().longest_win().unwrap() + 1;
-        // The fewest codes for floors up to `max_floor` (and wins through
-        // captures one ply longer) and for the levels up to `longest + 1`
-        // once collapsed...
-        let floor_zero = (2 * max_floor + 4).max(longest + 4);
-        let layout = Layout::new(max_floor).unwrap();
-        assert_eq!(
-            layout.exact, max_floor,
-            "{m}: every floor has its code in the tables"
-        );
-        let layout = Layout::within(max_floor, floor_zero as u8, max_floor).unwrap();
-        assert_eq!(layout.at_level(u16::MAX).max_plies(), floor_zero - 3);
-        // ...which, without the collapse, would not reach them.
-        assert!(
-            layout.max_plies() <= longest,
-            "{m}: the test squeezes nothing"
-        );
-        let collapse_at = layout.collapse_at;
-        assert!(
-            collapse_at > 2 && collapse_at < longest,
-            "{m}: {collapse_at}"
-        );
-        // Every floor with its own code, or the upper half sharing one.
-        let half = Layout::within(max_floor, floor_zero as u8, max_floor / 2).unwrap();
-        assert_eq!((layout.exact, half.exact), (max_floor, max_floor / 2));
-        for layout in [layout, half] {
-            for stop_at in [None, Some(collapse_at), Some(collapse_at + 1)] {
-                let bytes = solve_bytes(tb, m, layout, work.path(), stop_at).unwrap();
-                let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
-                assert_eq!(
-                    differ, None,
-                    "{m} ({} exact floors, stopped at {stop_at:?}): differs at the slot",
-                    layout.exact
-                );
-            }
+        // Wins through a capture are one ply longer than the sub-tables',
+        // and the last level makes room for one more.
+        let through = SubTables::open(m, tb).unwrap().longest_win().unwrap() + 1;
+        let room = (longest + 1).max(through);
+        let layout = Layout::with_room(room).unwrap();
+        assert!(layout.undecided < Layout::default().undecided);
+        for stop_at in [None, Some(1), Some(4), Some(longest / 2)] {
+            let bytes = solve_bytes(tb, m, layout, work.path(), stop_at).unwrap();
+            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
+            assert_eq!(
+                differ, None,
+                "{m} (stopped at {stop_at:?}): differs at the slot"
+            );
         }
-        // Planted fault: floors that never collapse leave too few codes.
-        let never = Layout {
-            collapse_at: u16::MAX,
-            ..layout
-        };
-        match solve_bytes(tb, m, never, work.path(), None) {
-            Err(SolveError::DistanceOverflow { limit, .. }) => {
-                assert_eq!(limit, layout.max_plies())
+        // Planted fault: one code too few for the longest distance.
+        if longest + 1 > through {
+            let short = Layout::with_room(room - 1).unwrap();
+            match solve_bytes(tb, m, short, work.path(), None) {
+                Err(SolveError::DistanceOverflow { limit, .. }) => {
+                    assert_eq!(limit, room - 1)
+                }
+                other => panic!(
+                    "{m}: expected an overflow, got {:?}",
+                    other.map(|v| v.len())
+                ),
             }
-            other => panic!(
-                "{m}: expected an overflow, got {:?}",
-                other.map(|v| v.len())
-            ),
         }
     }
 }
@@ -183,8 +158,7 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
     let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
     let wide = sixteen_bit(tb, m, work.path());
     let index = PositionIndex::new(m, tb.rules()).unwrap();
-    let max_floor = SubTables::open(m, tb).unwrap().longest_win().unwrap() + 1;
-    let layout = Layout::new(max_floor).unwrap();
+    let layout = Layout::default();
     let n = index.size() as usize;
     let id = crate::checkpoint::Identity {
         material: m,
@@ -192,9 +166,10 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
         slots: n as u64,
     };
     let checkpoint = work.path().join("bytes.checkpoint");
-    // Lost and won levels, and the level of the collapse; the chunks run
-    // saved as a solve stopped within the level saves them, or not.
-    for level in [1, 2, 3, 4, layout.collapse_at] {
+    // Lost and won levels; the chunks run saved as a solve stopped within
+    // the level saves them, or not (planted fault: a won level's chunks
+    // run twice count their wins down twice).
+    for level in [1, 2, 3, 4, 7] {
         for saved in [true, false] {
             match solve_once(tb, m, layout, work.path(), Some(level)) {
                 Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
@@ -218,21 +193,16 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
                 layout,
                 present: Presence::new(n as u64),
                 scanned: Default::default(),
+                alone: false,
             };
             // As a resumed solve does: the counts (and the blocks'
             // values) taken from the bytes.
-            count(&ctx, level);
+            count(&ctx);
             let mut written = 0;
             let mut done = vec![0u64; chunk_words(n as u64)];
             for c in (0..n.div_ceil(CHUNK)).step_by(2) {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                let delta = level_chunk(
-                    &ctx,
-                    expand_for(&index),
-                    layout.at_level(level),
-                    level,
-                    range,
-                );
+                let delta = level_chunk(&ctx, expand_for(&index), layout, level, range);
                 written += delta.unwrap().iter().filter(|&&k| k != 0).count();
                 done[c / 64] |= 1 << (c % 64);
             }
@@ -244,10 +214,17 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
                 .unwrap();
             let bytes = solve_bytes(tb, m, layout, work.path(), None).unwrap();
             let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
-            assert_eq!(
-                differ, None,
-                "half of level {level} run, then the rest (saved: {saved}): differs at the slot"
-            );
+            if saved || level % 2 == 0 {
+                assert_eq!(
+                    differ, None,
+                    "half of level {level} run, then the rest (saved: {saved}): differs at the slot"
+                );
+            } else {
+                assert!(
+                    differ.is_some(),
+                    "half of level {level} run twice, and the values are the same"
+                );
+            }
         }
     }
 }

@@ -38,12 +38,13 @@
 //!
 //! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
 //! between levels, and may stop within a level, between two chunks of
-//! 2^16 slots: its checkpoint (`JTBCKPB2`) has the same fields up to the
+//! 2^16 slots: its checkpoint (`JTBCKPB3`) has the same fields up to the
 //! highest level run, then the `n` bytes, a bit for each chunk of that
 //! level already run (8⌈n / 2^22⌉ bytes, all 0 between levels) and the
-//! CRC-32. The resumed solve runs that level's other chunks. `JTBCKPB1`,
-//! of builds whose floors did not collapse and whose levels ran whole, is
-//! refused. A solve resumes in the kind of cells its checkpoint holds
+//! CRC-32. The resumed solve runs that level's other chunks, and only
+//! those: a chunk run twice would count its wins down twice.
+//! `JTBCKPB1` and `JTBCKPB2`, of builds whose bytes held floors instead of
+//! counts, are refused. A solve resumes in the kind of cells its checkpoint holds
 //! ([`saved_in_bytes`]), whichever it was asked for: both write the same
 //! values.
 
@@ -60,11 +61,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"JTBCKPT1";
 /// The checkpoint of a solve in one-byte cells.
-const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB2";
-/// The checkpoint of a one-byte solve of an earlier build, whose floors'
-/// codes stayed apart to the end (`byte_solve.rs`): its bytes would be
-/// misread, so it is refused.
-const MAGIC_BYTES_1: &[u8; 8] = b"JTBCKPB1";
+const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB3";
+/// The checkpoints of one-byte solves of earlier builds, whose bytes held
+/// floors instead of counts (`byte_solve.rs`): they would be misread, so
+/// they are refused.
+const MAGIC_BYTES_OLD: [&[u8; 8]; 2] = [b"JTBCKPB1", b"JTBCKPB2"];
 
 /// Where the propagation stood between two levels.
 pub(crate) struct Resume {
@@ -329,7 +330,7 @@ fn read_file<T>(
             match &found {
                 MAGIC => "a checkpoint of a solve in 16-bit cells",
                 MAGIC_BYTES => "a checkpoint of a solve in one-byte cells",
-                MAGIC_BYTES_1 => {
+                m if MAGIC_BYTES_OLD.contains(&m) => {
                     "a checkpoint of an earlier build's one-byte cells, which this build reads otherwise"
                 }
                 _ => "not a jungletb checkpoint",

@@ -135,8 +135,13 @@ pub fn solve_material_until(
         _ => propagation,
     };
     if propagation == Propagation::ByteCells {
-        let max_floor = subs.longest_win().map_or(0, |w| w + 1);
-        if let Some(layout) = Layout::new(max_floor) {
+        // A win through a capture is stored as the sub-table's longest
+        // win + 2 plies at most.
+        let layout = Layout::default();
+        if subs
+            .longest_win()
+            .is_none_or(|w| w + 2 <= layout.max_plies())
+        {
             let bytes = ByteSolve {
                 index: &index,
                 rules,
@@ -274,11 +279,12 @@ impl ByteSolve<'_> {
             layout: self.layout,
             present: Presence::new(n),
             scanned: Default::default(),
+            alone: rayon::current_num_threads() == 1,
         };
         let t0 = Instant::now();
         let (counts, start) = match resumed {
             Some(((level, highest), done)) => (
-                byte_solve::count(&ctx, level),
+                byte_solve::count(&ctx),
                 LevelState {
                     level,
                     highest,
@@ -321,7 +327,7 @@ impl ByteSolve<'_> {
         stats.scanned_slots = (ctx.scanned[0].load(Relaxed), ctx.scanned[1].load(Relaxed));
         stats.levels = end.highest;
         stats.propagate = t1.elapsed();
-        stats.positions = byte_solve::finish(&ctx, end.level);
+        stats.positions = byte_solve::finish(&ctx);
         drop(ctx);
         Ok((SolvedValues(cells, 1), stats))
     }
