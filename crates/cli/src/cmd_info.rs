@@ -1,12 +1,14 @@
 //! `jungletb info`: one table file's header, sizes and counts.
 
-use crate::args::CmdResult;
+use crate::args::{parse_materials, CmdResult, RulesArgs, TablesArg};
 use crate::output::human_bytes;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_analysis::histogram::{histogram, Histogram};
 use jungletb_rules::{Color, Ruleset};
-use jungletb_tablebase::{table_files, Table};
+use jungletb_tablebase::{
+    find_table_dir, table_files, Table, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
 use jungletb_wire as wire;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,8 +16,17 @@ use std::process::ExitCode;
 /// Arguments of `info`.
 #[derive(ClapArgs, Debug)]
 pub struct InfoArgs {
-    /// A table file (e.g. tables/standard/ELvR.jtb).
-    file: PathBuf,
+    /// A table file (e.g. tables/standard/ELvR.jtb); or give `--material`.
+    file: Option<PathBuf>,
+    /// The table of this material (any colour order) in `--tables`, of
+    /// `--ruleset`, instead of a file: the plain table, else the
+    /// compressed one.
+    #[arg(long, value_name = "KEY", conflicts_with = "file")]
+    material: Option<String>,
+    #[command(flatten)]
+    tables: TablesArg,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Also find a position of each side's longest win and longest loss
     /// (reads every value of the table).
     #[arg(long)]
@@ -25,33 +36,59 @@ pub struct InfoArgs {
     json: bool,
 }
 
+/// The table file `info` shows: the one given, or the one of `--material`.
+fn table_file(a: &InfoArgs) -> anyhow::Result<PathBuf> {
+    let Some(material) = &a.material else {
+        return a.file.clone().ok_or_else(|| {
+            anyhow!("`info` needs a table file (e.g. tables/standard/ELvR.jtb) or --material KEY")
+        });
+    };
+    let m = parse_materials(std::slice::from_ref(material))?[0]
+        .canonical()
+        .0;
+    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
+    let dir = find_table_dir(&a.tables.path, &rules);
+    [TABLE_EXTENSION, COMPRESSED_EXTENSION]
+        .iter()
+        .map(|ext| dir.join(format!("{m}.{ext}")))
+        .find(|f| f.exists())
+        .ok_or_else(|| {
+            anyhow!(
+                "no table of {m} in '{}' (neither {m}.{TABLE_EXTENSION} nor {m}.{COMPRESSED_EXTENSION})",
+                dir.display()
+            )
+        })
+}
+
 pub fn run_info(a: InfoArgs) -> CmdResult {
-    if a.file.is_dir() {
+    let file = table_file(&a)?;
+    if file.is_dir() {
         // A file that is there as the example (a rule set's directory holds
         // them directly, a tables root one level down).
-        let example = table_files(&a.file)
+        let example = table_files(&file)
             .ok()
             .and_then(|f| f.into_iter().next())
-            .unwrap_or_else(|| a.file.join("standard/ELvR.jtb"));
+            .unwrap_or_else(|| file.join("standard/ELvR.jtb"));
         return Err(anyhow!(
-            "'{}' is a directory: `info` shows one table file (e.g. {}); `jungletb stats --tables {}` summarises a directory",
-            a.file.display(),
+            "'{}' is a directory: `info` shows one table file (e.g. {}), or the table of `--material KEY` in `--tables {}`; `jungletb stats --tables {}` summarises a directory",
+            file.display(),
             example.display(),
-            a.file.display()
+            file.display(),
+            file.display()
         ));
     }
-    let t = Table::open_any(&a.file)?;
+    let t = Table::open_any(&file)?;
     let h = t.header();
     let rules = Ruleset::from_canonical_string(&h.ruleset)?;
     let examples = if a.examples {
-        Some(examples(&a.file, &rules, h.material)?)
+        Some(examples(&file, &rules, h.material)?)
     } else {
         None
     };
     if a.json {
-        return info_json(&a, &t, &rules, examples.as_ref());
+        return info_json(&file, &t, &rules, examples.as_ref());
     }
-    outln!("file:           {}", a.file.display());
+    outln!("file:           {}", file.display());
     outln!("material:       {}", h.material);
     outln!("format version: {}", h.format_version);
     outln!("index scheme:   {}", h.index_scheme_version);
@@ -144,8 +181,13 @@ fn examples(
     Ok(histogram(&tb, material)?)
 }
 
-fn info_json(a: &InfoArgs, t: &Table, rules: &Ruleset, examples: Option<&Histogram>) -> CmdResult {
-    let doc = wire::InfoAnswer::new(a.file.display().to_string(), t, rules, examples)?;
+fn info_json(
+    file: &std::path::Path,
+    t: &Table,
+    rules: &Ruleset,
+    examples: Option<&Histogram>,
+) -> CmdResult {
+    let doc = wire::InfoAnswer::new(file.display().to_string(), t, rules, examples)?;
     outln!("{}", serde_json::to_string(&doc).expect("serialisable"));
     Ok(ExitCode::SUCCESS)
 }

@@ -56,8 +56,8 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     node_mem: Option<u64>,
     /// Plan solves in one byte a slot (`generate --one-byte`, which the
-    /// Slurm tasks then run): less than half the memory, 1.3–1.4 times
-    /// the time.
+    /// Slurm tasks then run): less than half the memory, 1.15–1.3
+    /// times the time.
     #[arg(long)]
     one_byte: bool,
 }

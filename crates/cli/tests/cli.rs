@@ -293,6 +293,25 @@ fn verify_info_and_stats() {
     assert_eq!(total["pieces"], 2);
     let o = run(&["info", "/nonexistent/EvR.jtb"]);
     assert_eq!(o.status.code(), Some(1));
+    // The same table named by its material (either colour order), as the
+    // other commands name it; a missing one and a file beside it refused.
+    for m in ["EvR", "RvE"] {
+        let o = run(&["info", "--tables", root, "--material", m]);
+        assert!(o.status.success(), "{m}: {:?}", text(&o));
+        assert!(text(&o)
+            .0
+            .contains(&format!("file:           {}", file.display())));
+    }
+    let o = run(&["info", "--tables", root, "--material", "ELTvELT"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("no table of ELTvELT"), "{:?}", text(&o));
+    let o = run(&["info", "--tables", root, "--material", "XvE"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&["info", file.to_str().unwrap(), "--material", "EvR"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["info"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("--material"), "{:?}", text(&o));
 }
 
 #[test]

@@ -51,16 +51,17 @@
 //! fixture materials of 3 to 5 pieces, on one to three threads, and
 //! against the recorded CRCs of every 5-piece table).
 
+pub(crate) use crate::byte_cells::{ByteCells, ByteCtx, Counts};
 pub(crate) use crate::byte_codes::Layout;
 use crate::byte_codes::{decided, MAX_COUNT, NO_LOSS};
-use crate::byte_presence::{Presence, BLOCK};
+use crate::byte_presence::BLOCK;
+use crate::byte_updates::Batch;
 use crate::cell::weight;
 use crate::error::SolveError;
-use crate::subtables::SubTables;
 use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_indexer::{Neighbours, PositionIndex};
-use jungletb_rules::{MoveTables, NoMoveRule, RawPosition, Ruleset, Value};
+use jungletb_rules::{NoMoveRule, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -68,68 +69,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 const CHUNK: usize = 1 << 16;
 /// Each byte of a word set to 1.
 const ONES: u64 = 0x0101_0101_0101_0101;
-
-/// One byte a slot, in atomic 64-bit words.
-#[derive(Clone, Copy)]
-pub(crate) struct ByteCells<'a>(pub(crate) &'a [AtomicU64]);
-
-impl ByteCells<'_> {
-    /// The byte of slot `i`.
-    #[inline(always)]
-    fn get(self, i: u64) -> u8 {
-        (self.0[(i / 8) as usize].load(Relaxed) >> (i % 8 * 8)) as u8
-    }
-
-    /// Replaces the byte `b` of slot `i` by `f(b)` unless that is `None`.
-    /// The byte replaced, if it was.
-    /// `SHARED`: by compare-and-swap of the word, as other threads may
-    /// write other bytes of it; otherwise (a lone thread) by a plain load
-    /// and store.
-    #[inline(always)]
-    fn update_as<const SHARED: bool>(self, i: u64, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
-        let word = &self.0[(i / 8) as usize];
-        let shift = i % 8 * 8;
-        let mut cur = word.load(Relaxed);
-        if !SHARED {
-            let old = (cur >> shift) as u8;
-            let new = f(old)?;
-            word.store(cur & !(0xff << shift) | (new as u64) << shift, Relaxed);
-            return Some(old);
-        }
-        loop {
-            let old = (cur >> shift) as u8;
-            let new = f(old)?;
-            let next = cur & !(0xff << shift) | (new as u64) << shift;
-            match word.compare_exchange_weak(cur, next, Relaxed, Relaxed) {
-                Ok(_) => return Some(old),
-                Err(now) => cur = now,
-            }
-        }
-    }
-}
-
-/// What the passes of a byte solve share.
-pub(crate) struct ByteCtx<'a> {
-    pub(crate) rules: &'a Ruleset,
-    pub(crate) tables: MoveTables,
-    pub(crate) index: &'a PositionIndex,
-    pub(crate) subs: SubTables,
-    pub(crate) cells: ByteCells<'a>,
-    pub(crate) layout: Layout,
-    /// The values each block of slots may hold: filled by [`sweep`] or,
-    /// on resuming, by [`count`].
-    pub(crate) present: Presence,
-    /// Slots the levels' scans read, and slots they would read without
-    /// [`Presence`] (for the solve's statistics).
-    pub(crate) scanned: [AtomicU64; 2],
-    /// True if one thread runs the levels: bytes are updated by plain
-    /// loads and stores (measured 4 % less propagation on ELTvET).
-    pub(crate) alone: bool,
-}
-
-/// Positions per byte value: how many wait at each level (exact, so that
-/// empty levels are not scanned).
-pub(crate) type Counts = [i64; 256];
 
 fn add(mut total: Counts, part: Counts) -> Counts {
     for (t, p) in total.iter_mut().zip(part) {
@@ -300,7 +239,7 @@ fn level_chunk(
             let mut result = Ok(());
             scan(ctx.cells, block, code, |i| {
                 expand(ctx, d, i, &mut batch);
-                if batch.len >= BATCH && result.is_ok() {
+                if batch.full() && result.is_ok() {
                     result = batch.apply(ctx, layout, d, &mut delta);
                 }
             });
@@ -431,10 +370,8 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
 }
 
 /// Expands position `c`, decided at level `d`: its predecessors win at
-/// `d + 1` (it is lost) or are checked as candidate losses (it is won).
-/// Counts the values written (and taken back) in `delta`; a sub-table
-/// that cannot be read (when a floor is found again) leaves its error in
-/// `error`, and the rest of the chunk is skipped.
+/// `d + 1` (it is lost) or count down (it is won): the updates are queued
+/// in `batch`, applied by [`Batch::apply`].
 fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, batch: &mut Batch) {
     let pos = ctx.index.raw_position(c).expect("in range");
     let before = pos.side_to_move().opponent();
@@ -448,161 +385,6 @@ fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, batch: &mut Batch) {
     ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
         batch.push(ctx, near.index_after(code, from), w);
     });
-}
-
-/// Predecessor updates waiting for their bytes' cache lines, as in
-/// `propagate.rs`: a fixed array, applied once it holds [`BATCH`].
-pub(crate) struct Batch {
-    updates: [(u64, u8); BATCH_ROOM],
-    len: usize,
-}
-
-/// Updates gathered before a batch is applied.
-const BATCH: usize = 64;
-/// Room of a batch: a full batch plus the un-moves of one more position.
-const BATCH_ROOM: usize = 128;
-
-impl Batch {
-    fn new() -> Batch {
-        Batch {
-            updates: [(0, 0); BATCH_ROOM],
-            len: 0,
-        }
-    }
-
-    /// Queues the update of predecessor `p` (a win for `w` 0, else a
-    /// count down by `w`) and asks for its byte's cache line.
-    #[inline(always)]
-    fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8) {
-        prefetch(&ctx.cells.0[(p / 8) as usize]);
-        self.updates[self.len % BATCH_ROOM] = (p, w);
-        self.len += 1;
-    }
-
-    /// Applies the updates of level `d` and empties the batch.
-    fn apply(
-        &mut self,
-        ctx: &ByteCtx,
-        layout: Layout,
-        d: u16,
-        delta: &mut Counts,
-    ) -> Result<(), SolveError> {
-        if ctx.alone {
-            self.apply_as::<false>(ctx, layout, d, delta)
-        } else {
-            self.apply_as::<true>(ctx, layout, d, delta)
-        }
-    }
-
-    /// [`apply`](Self::apply), with locked updates if `SHARED`.
-    fn apply_as<const SHARED: bool>(
-        &mut self,
-        ctx: &ByteCtx,
-        layout: Layout,
-        d: u16,
-        delta: &mut Counts,
-    ) -> Result<(), SolveError> {
-        let win_next = decided(d + 1);
-        // Undecided, or a tentative win through a capture that is longer
-        // (a win's byte is odd: `n + 2` with `n` odd).
-        let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
-        let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
-        for &(p, w) in &self.updates[..len] {
-            if w != 0 {
-                count_down::<SHARED>(ctx, layout, d, p, w, delta)?;
-            } else if let Some(old) = ctx
-                .cells
-                .update_as::<SHARED>(p, |b| improves(b).then_some(win_next))
-            {
-                ctx.present.mark(p, win_next);
-                delta[win_next as usize] += 1;
-                if old < layout.undecided {
-                    delta[old as usize] -= 1;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Asks for the cache line of `word` ahead of its use.
-#[inline(always)]
-fn prefetch(word: &AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it never faults, and the address
-    // is a valid reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(word as *const AtomicU64 as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
-}
-
-/// One quiet successor of the predecessor `p`, of weight `w`, is won at
-/// level `d` for the side to move there: its count drops by `w`, and at 0
-/// it is lost, at `max(d + 1, floor)`.
-#[inline(always)]
-fn count_down<const SHARED: bool>(
-    ctx: &ByteCtx,
-    layout: Layout,
-    d: u16,
-    p: u64,
-    w: u8,
-    delta: &mut Counts,
-) -> Result<(), SolveError> {
-    let dropped = ctx.cells.update_as::<SHARED>(p, |b| {
-        let count = Layout::count_of(b);
-        (layout.may_lose(b) && count > w).then_some(b + w)
-    });
-    if dropped.is_some() {
-        return Ok(());
-    }
-    let b = ctx.cells.get(p);
-    if !layout.may_lose(b) {
-        return Ok(());
-    }
-    // The last undecided successor: no other thread touches this byte
-    // any more (only counts drop at a won level, and none is left but
-    // this one's).
-    debug_assert_eq!(Layout::count_of(b), w, "a count below its successors'");
-    let floor = if Layout::floored(b) {
-        let pred = ctx.index.raw_position(p).expect("in range");
-        capture_floor(ctx, &pred)?
-    } else {
-        0
-    };
-    if floor > layout.max_plies() {
-        return Err(SolveError::DistanceOverflow {
-            material: ctx.index.material(),
-            limit: layout.max_plies(),
-            in_subtable: true,
-        });
-    }
-    let loss = decided((d + 1).max(floor));
-    ctx.cells.update_as::<SHARED>(p, |_| Some(loss));
-    ctx.present.mark(p, loss);
-    delta[loss as usize] += 1;
-    Ok(())
-}
-
-/// The floor of `pos` found again from its captures: 1 + the longest win
-/// a capture leads into (for a position whose byte holds
-/// [`Layout::high`]: none of its captures wins or draws).
-#[inline(never)]
-fn capture_floor(ctx: &ByteCtx, pos: &RawPosition) -> Result<u16, SolveError> {
-    let mut floor = 0;
-    let mut error = None;
-    ctx.tables.for_each_move(pos, |mv| {
-        if mv.is_capture() && error.is_none() {
-            match ctx.subs.value_after(pos, &mv) {
-                Ok(Value::Win(k)) => floor = floor.max(k + 1),
-                Ok(_) => {}
-                Err(e) => error = Some(e),
-            }
-        }
-    });
-    error.map_or(Ok(floor), Err)
 }
 
 /// [`expand`] for one piece count.

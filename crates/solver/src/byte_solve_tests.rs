@@ -5,11 +5,14 @@
 //! stopped within a level and resumed runs it.
 
 use super::*;
+use crate::byte_presence::Presence;
 use crate::generate::{generate, GenerateOptions};
 use crate::regions::Propagation;
 use crate::solve::{solve_material_with, ByteSolve};
+use crate::subtables::SubTables;
 use jungletb_format::encoding;
 use jungletb_indexer::Material;
+use jungletb_rules::{MoveTables, Ruleset};
 use jungletb_tablebase::{table_dir, Tablebase};
 use std::sync::atomic::AtomicBool;
 
@@ -226,5 +229,31 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn checkpoints_of_bytes_that_held_floors_are_refused_not_misread() {
+    let (_, tb) = fixture();
+    let work = tempfile::tempdir().unwrap();
+    let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
+    let checkpoint = work.path().join("bytes.checkpoint");
+    match solve_once(tb, m, Layout::default(), work.path(), Some(3)) {
+        Err(SolveError::Checkpointed { level: 3, .. }) => {}
+        other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
+    }
+    let mut file = std::fs::read(&checkpoint).unwrap();
+    assert_eq!(&file[..8], b"JTBCKPB3");
+    // The same file as an earlier build's (floors in the bytes).
+    for old in [b"JTBCKPB1", b"JTBCKPB2"] {
+        file[..8].copy_from_slice(old);
+        std::fs::write(&checkpoint, &file).unwrap();
+        match solve_once(tb, m, Layout::default(), work.path(), None) {
+            Err(SolveError::CheckpointRefused { reason, .. }) => {
+                assert!(reason.contains("earlier build"), "{reason}")
+            }
+            other => panic!("expected a refusal, got {:?}", other.map(|v| v.len())),
+        }
+        assert!(checkpoint.exists(), "a refused checkpoint is kept");
     }
 }

@@ -36,19 +36,21 @@
 //! indices in `jungletb_indexer::Neighbours`.
 //!
 //! Where memory is short, [`Propagation::ByteCells`] (`generate
-//! --one-byte`) solves in one byte a slot with no counters (see
-//! `byte_solve.rs`): a position one of whose moves reaches a win is only a
-//! candidate loss, checked by generating its moves, and each level finds
-//! its positions by scanning the bytes. The tables are the same; it peaks
-//! at about 1.1 bytes a slot instead of 2.75, and takes 1.3–1.4 times as
+//! --one-byte`) solves in one byte a slot (see `byte_solve.rs`): a
+//! position's byte holds its value or its count of undecided successors
+//! and whether it has a floor (found again from its captures when it is
+//! lost), and each level finds its positions by scanning the bytes. The tables are the same; it peaks
+//! at about 1.1 bytes a slot instead of 2.75, and takes 1.15–1.3 times as
 //! long ([`Calibration::one_byte`]).
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod byte_cells;
 mod byte_codes;
 mod byte_presence;
 mod byte_solve;
+mod byte_updates;
 mod cell;
 mod checkpoint;
 mod claim;

@@ -372,12 +372,15 @@ fn peak_memory_bytes_at(slots: u64, sub_slots: u64, per_slot: f64) -> u64 {
 /// its sub-tables (estimate 1.10 a slot plus the sub-tables' slots: +18 %).
 pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 
-/// The time of a solve in one-byte cells over a solve in 16-bit cells, the
-/// candidate losses' forward checks costing more than the counters they
-/// replace (`docs/lab/2026-12-04-one-byte-cells.md`): `ELTvET` on 2
-/// threads, interleaved, 22.0 s against 17.1 s (1.29); `ELTvELT`, 3,605 s
-/// of CPU against about 2,500 s (1.43, on a shared machine). The larger,
-/// so that a Slurm time limit is not set short.
+/// The time of a solve in one-byte cells over a solve in 16-bit cells: the
+/// updates are locked compare-and-swaps of words spread over the whole
+/// table, where the 16-bit solve applies them region by region
+/// (`docs/lab/2026-12-05-one-byte-counts.md`). `ELTvELT` on 2 threads,
+/// one after the other on an idle machine: 947.7 s against 727.5 s
+/// (1.30), 1,806 s of CPU against 1,378 s (1.31); `ELTvET` 1.15 (wall) and
+/// 1.12 (CPU). Rounded up to 1.4, so that a Slurm time limit is not set
+/// short. (Before the counts, with candidate losses checked: 1.29 on
+/// ELTvET, 1.43 on ELTvELT.)
 pub const ONE_BYTE_TIME_FACTOR: f64 = 1.4;
 
 #[cfg(test)]

@@ -228,15 +228,16 @@ pub(crate) fn update_alone(
     lost(p, value, d, next, out);
 }
 
-/// Asks for the cache line of `cell` ahead of its use.
+/// Asks for the cache line of `cell` (a 16-bit cell, or a word of one-byte
+/// cells) ahead of its use.
 #[inline(always)]
-pub(crate) fn prefetch(cell: &AtomicU16) {
+pub(crate) fn prefetch<T>(cell: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it never faults, and the address
     // is a valid reference anyway.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(cell as *const AtomicU16 as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(cell as *const T as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = cell;

@@ -55,10 +55,11 @@ pub enum Propagation {
         /// The log2 of a region's slots.
         bits: u32,
     },
-    /// One byte a slot and no counters: each level scans the bytes for its
-    /// positions and checks candidate losses by generating their moves
-    /// (see `byte_solve.rs`). A material whose distances do not fit a
-    /// byte beside its floors is solved as [`Propagation::Auto`] would.
+    /// One byte a slot, holding a value or a count of undecided
+    /// successors, and no frontiers: each level scans the bytes for its
+    /// positions (see `byte_solve.rs`). A material whose distances do not
+    /// fit a byte beside the counts (172 plies) is solved as
+    /// [`Propagation::Auto`] would.
     ByteCells,
 }
 

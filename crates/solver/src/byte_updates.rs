@@ -1,0 +1,157 @@
+//! The updates of a one-byte level (`byte_solve.rs`) and the bytes they
+//! change: queued with their words prefetched, then applied, a predecessor
+//! of a lost position set to a win, one of a won position counted down
+//! and, at 0, lost.
+
+use crate::byte_cells::{ByteCtx, Counts};
+use crate::byte_codes::{decided, Layout};
+use crate::error::SolveError;
+use crate::propagate::prefetch;
+use jungletb_rules::{RawPosition, Value};
+
+/// Predecessor updates waiting for their bytes' cache lines, as in
+/// `propagate.rs`: a fixed array, applied once it holds [`BATCH`].
+pub(crate) struct Batch {
+    updates: [(u64, u8); BATCH_ROOM],
+    len: usize,
+}
+
+/// Updates gathered before a batch is applied.
+const BATCH: usize = 64;
+/// Room of a batch: a full batch plus the un-moves of one more position.
+const BATCH_ROOM: usize = 128;
+
+impl Batch {
+    pub(crate) fn new() -> Batch {
+        Batch {
+            updates: [(0, 0); BATCH_ROOM],
+            len: 0,
+        }
+    }
+
+    /// True once the batch holds [`BATCH`] updates, to be applied.
+    #[inline(always)]
+    pub(crate) fn full(&self) -> bool {
+        self.len >= BATCH
+    }
+
+    /// Queues the update of predecessor `p` (a win for `w` 0, else a
+    /// count down by `w`) and asks for its byte's cache line.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8) {
+        prefetch(&ctx.cells.0[(p / 8) as usize]);
+        self.updates[self.len % BATCH_ROOM] = (p, w);
+        self.len += 1;
+    }
+
+    /// Applies the updates of level `d` and empties the batch.
+    pub(crate) fn apply(
+        &mut self,
+        ctx: &ByteCtx,
+        layout: Layout,
+        d: u16,
+        delta: &mut Counts,
+    ) -> Result<(), SolveError> {
+        if ctx.alone {
+            self.apply_as::<false>(ctx, layout, d, delta)
+        } else {
+            self.apply_as::<true>(ctx, layout, d, delta)
+        }
+    }
+
+    /// [`apply`](Self::apply), with locked updates if `SHARED`.
+    fn apply_as<const SHARED: bool>(
+        &mut self,
+        ctx: &ByteCtx,
+        layout: Layout,
+        d: u16,
+        delta: &mut Counts,
+    ) -> Result<(), SolveError> {
+        let win_next = decided(d + 1);
+        // Undecided, or a tentative win through a capture that is longer
+        // (a win's byte is odd: `n + 2` with `n` odd).
+        let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
+        let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
+        for &(p, w) in &self.updates[..len] {
+            if w != 0 {
+                count_down::<SHARED>(ctx, layout, d, p, w, delta)?;
+            } else if let Some(old) = ctx
+                .cells
+                .update_as::<SHARED>(p, |b| improves(b).then_some(win_next))
+            {
+                ctx.present.mark(p, win_next);
+                delta[win_next as usize] += 1;
+                if old < layout.undecided {
+                    delta[old as usize] -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One quiet successor of the predecessor `p`, of weight `w`, is won at
+/// level `d` for the side to move there: its count drops by `w`, and at 0
+/// it is lost, at `max(d + 1, floor)`.
+#[inline(always)]
+fn count_down<const SHARED: bool>(
+    ctx: &ByteCtx,
+    layout: Layout,
+    d: u16,
+    p: u64,
+    w: u8,
+    delta: &mut Counts,
+) -> Result<(), SolveError> {
+    let dropped = ctx.cells.update_as::<SHARED>(p, |b| {
+        let count = Layout::count_of(b);
+        (layout.may_lose(b) && count > w).then_some(b + w)
+    });
+    if dropped.is_some() {
+        return Ok(());
+    }
+    let b = ctx.cells.get(p);
+    if !layout.may_lose(b) {
+        return Ok(());
+    }
+    // The last undecided successor: no other thread touches this byte
+    // any more (only counts drop at a won level, and none is left but
+    // this one's).
+    debug_assert_eq!(Layout::count_of(b), w, "a count below its successors'");
+    let floor = if Layout::floored(b) {
+        let pred = ctx.index.raw_position(p).expect("in range");
+        capture_floor(ctx, &pred)?
+    } else {
+        0
+    };
+    if floor > layout.max_plies() {
+        return Err(SolveError::DistanceOverflow {
+            material: ctx.index.material(),
+            limit: layout.max_plies(),
+            in_subtable: true,
+        });
+    }
+    let loss = decided((d + 1).max(floor));
+    ctx.cells.update_as::<SHARED>(p, |_| Some(loss));
+    ctx.present.mark(p, loss);
+    delta[loss as usize] += 1;
+    Ok(())
+}
+
+/// The floor of `pos` found again from its captures: 1 + the longest win
+/// a capture leads into (for a position just lost whose byte had the
+/// floor bit: none of its captures wins or draws).
+#[inline(never)]
+fn capture_floor(ctx: &ByteCtx, pos: &RawPosition) -> Result<u16, SolveError> {
+    let mut floor = 0;
+    let mut error = None;
+    ctx.tables.for_each_move(pos, |mv| {
+        if mv.is_capture() && error.is_none() {
+            match ctx.subs.value_after(pos, &mv) {
+                Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                Ok(_) => {}
+                Err(e) => error = Some(e),
+            }
+        }
+    });
+    error.map_or(Ok(floor), Err)
+}
