@@ -2,6 +2,9 @@
 //! undecided positions above, each with the weighted count of its quiet
 //! successors not yet known to be won for the opponent.
 
+use jungletb_indexer::Material;
+use jungletb_rules::Color;
+
 /// The undecided position that cannot be lost (a capture leads into a
 /// drawn table): it needs no count.
 pub(crate) const NO_LOSS: u8 = 255;
@@ -11,6 +14,18 @@ pub(crate) const NO_LOSS: u8 = 255;
 /// when the position is not its own mirror image (see `cell::weight`).
 /// A drawn capture is not counted: its position is [`NO_LOSS`].
 pub(crate) const MAX_COUNT: u8 = 40;
+
+/// True if every position of `material` has a weighted count of quiet
+/// successors a byte holds (at most [`MAX_COUNT`]: 4 moves a piece of the
+/// side to move, counted twice). Every material of up to 6 pieces does;
+/// others are solved in 16-bit cells.
+pub(crate) fn counts_fit(material: Material) -> bool {
+    let most = Color::ALL
+        .map(|c| material.mask(c).count_ones())
+        .into_iter()
+        .max();
+    most.unwrap_or(0) * 4 * 2 <= MAX_COUNT as u32
+}
 
 /// The count codes of positions with a floor sit this far below the
 /// others'.
@@ -94,4 +109,26 @@ impl Layout {
 #[inline]
 pub(crate) fn decided(n: u16) -> u8 {
     (n + 2) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_fit_a_byte_up_to_five_pieces_a_side() {
+        for (m, fits) in [
+            ("ELTvELT", true),
+            ("ECRvECR", true),
+            ("EvR", true),
+            ("EDCPWvR", true),
+            ("ELTPWvR", true),
+            ("ELTDCPvR", false),
+            ("ELTDCPvRW", false),
+        ] {
+            let m: Material = m.parse().unwrap();
+            assert_eq!(counts_fit(m), fits, "{m}");
+            assert_eq!(counts_fit(m.flipped()), fits, "{m} flipped");
+        }
+    }
 }

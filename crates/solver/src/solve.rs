@@ -4,6 +4,7 @@
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
+use crate::byte_codes::counts_fit;
 use crate::byte_presence::Presence;
 use crate::byte_solve::{self, ByteCells, ByteCtx, Layout, LevelState};
 use crate::cell::{
@@ -137,10 +138,12 @@ pub fn solve_material_until(
     if propagation == Propagation::ByteCells {
         // A win through a capture is stored as the sub-table's longest
         // win + 2 plies at most.
+        // And no position may have more quiet moves than a byte counts.
         let layout = Layout::default();
-        if subs
-            .longest_win()
-            .is_none_or(|w| w + 2 <= layout.max_plies())
+        if counts_fit(material)
+            && subs
+                .longest_win()
+                .is_none_or(|w| w + 2 <= layout.max_plies())
         {
             let bytes = ByteSolve {
                 index: &index,
