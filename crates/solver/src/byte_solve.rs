@@ -51,11 +51,12 @@
 //! fixture materials of 3 to 5 pieces, on one to three threads, and
 //! against the recorded CRCs of every 5-piece table).
 
+use crate::buckets::{Buckets, Rounds};
 pub(crate) use crate::byte_cells::{ByteCells, ByteCtx, Counts};
 pub(crate) use crate::byte_codes::Layout;
 use crate::byte_codes::{decided, MAX_COUNT, NO_LOSS};
 use crate::byte_presence::BLOCK;
-use crate::byte_updates::Batch;
+use crate::byte_updates::{apply_region, Batch, ByteUpdates};
 use crate::cell::weight;
 use crate::error::SolveError;
 use crate::watch::Watch;
@@ -147,6 +148,7 @@ pub(crate) fn propagate(
     mut counts: Counts,
     mut state: LevelState,
     save: &dyn Fn(&LevelState) -> Result<SolveError, SolveError>,
+    mut rounds: Option<Rounds>,
 ) -> Result<LevelState, SolveError> {
     let material = ctx.index.material();
     let n = ctx.index.size() as usize;
@@ -182,24 +184,31 @@ pub(crate) fn propagate(
             let done: Vec<AtomicU64> = (0..words)
                 .map(|w| AtomicU64::new(state.done.get(w).copied().unwrap_or(0)))
                 .collect();
-            let stopped = AtomicBool::new(false);
-            let delta = chunks(n)
-                .map(|range| -> Result<Counts, SolveError> {
-                    let c = range.start / CHUNK;
-                    let bit = 1u64 << (c % 64);
-                    if done[c / 64].load(Relaxed) & bit != 0 {
-                        return Ok([0; 256]);
-                    }
-                    if watch.stop.load(Relaxed) {
-                        stopped.store(true, Relaxed);
-                        return Ok([0; 256]);
-                    }
-                    let delta = level_chunk(ctx, expand, layout, d, range)?;
-                    done[c / 64].fetch_or(bit, Relaxed);
-                    Ok(delta)
-                })
-                .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))?;
-            if stopped.load(Relaxed) {
+            let stop = || watch.stop.load(Relaxed);
+            let (delta, stopped) = match rounds.as_mut() {
+                Some(rounds) => level_by_regions(ctx, rounds, d, &done, stop)?,
+                None => {
+                    let stopped = AtomicBool::new(false);
+                    let delta = chunks(n)
+                        .map(|range| -> Result<Counts, SolveError> {
+                            let c = range.start / CHUNK;
+                            let bit = 1u64 << (c % 64);
+                            if done[c / 64].load(Relaxed) & bit != 0 {
+                                return Ok([0; 256]);
+                            }
+                            if stop() {
+                                stopped.store(true, Relaxed);
+                                return Ok([0; 256]);
+                            }
+                            let delta = level_chunk(ctx, expand, layout, d, range)?;
+                            done[c / 64].fetch_or(bit, Relaxed);
+                            Ok(delta)
+                        })
+                        .try_reduce(|| [0; 256], |a, b| Ok(add(a, b)))?;
+                    (delta, stopped.into_inner())
+                }
+            };
+            if stopped {
                 state.done = done.into_iter().map(AtomicU64::into_inner).collect();
                 return Err(save(&state)?);
             }
@@ -221,35 +230,96 @@ pub(crate) fn propagate(
 /// new). A solve stopped within a level saves which chunks ran.
 fn level_chunk(
     ctx: &ByteCtx,
-    expand: Expand,
+    expand: Expand<Batch>,
     layout: Layout,
     d: u16,
     range: std::ops::Range<usize>,
 ) -> Result<Counts, SolveError> {
     let mut delta = [0; 256];
     let mut batch = Batch::new();
+    let mut result = Ok(());
+    scan_chunk(ctx, decided(d), range, |i| {
+        expand(ctx, d, i, &mut batch);
+        if batch.full() && result.is_ok() {
+            result = batch.apply(ctx, layout, d, &mut delta);
+        }
+    });
+    result?;
+    batch.apply(ctx, layout, d, &mut delta)?;
+    Ok(delta)
+}
+
+/// Level `d`'s work by regions (`buckets.rs`): the chunks not yet `done`
+/// expanded in rounds, each round's updates applied region by region, by
+/// plain loads and stores. After each round its chunks are marked done
+/// and, unless the level is over, `stop()` may end it there. The counts of
+/// the values written, and whether the level stopped before its end.
+fn level_by_regions(
+    ctx: &ByteCtx,
+    rounds: &mut Rounds,
+    d: u16,
+    done: &[AtomicU64],
+    stop: impl Fn() -> bool,
+) -> Result<(Counts, bool), SolveError> {
+    let n = ctx.index.size() as usize;
+    let chunks = n.div_ceil(CHUNK) as u64;
+    let expand = expand_for::<Buckets>(ctx.index);
+    let layout = ctx.layout;
     let code = decided(d);
-    // Chunks start on a block: blocks holding no position of the level
-    // are passed by.
+    let is_done = |c: usize| done[c / 64].load(Relaxed) & 1 << (c % 64) != 0;
+    let mut total: Result<Counts, SolveError> = Ok([0; 256]);
+    let mut marked = 0;
+    let mut stopped = false;
+    rounds.run(
+        chunks,
+        |c, buckets| {
+            let c = c as usize;
+            if !is_done(c) {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                scan_chunk(ctx, code, range, |i| expand(ctx, d, i, buckets));
+            }
+        },
+        || Ok([0; 256]),
+        |base, entries, out: &mut Result<Counts, SolveError>| {
+            if let Ok(delta) = out {
+                if let Err(e) = apply_region(ctx, layout, d, base, entries, delta) {
+                    *out = Err(e);
+                }
+            }
+        },
+        |outs, taken| {
+            for out in outs {
+                total = match (std::mem::replace(&mut total, Ok([0; 256])), out) {
+                    (Ok(a), Ok(b)) => Ok(add(a, b)),
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                };
+            }
+            // The chunks taken so far have run whole, their updates applied.
+            for c in marked..taken as usize {
+                done[c / 64].fetch_or(1 << (c % 64), Relaxed);
+            }
+            marked = taken as usize;
+            stopped = taken < chunks && stop();
+            total.is_err() || stopped
+        },
+    );
+    Ok((total?, stopped))
+}
+
+/// Calls `f(i)` for every position `i` of `range` (a chunk) whose byte is
+/// `code`, passing by the blocks that hold none; counts the slots read.
+fn scan_chunk(ctx: &ByteCtx, code: u8, range: std::ops::Range<usize>, mut f: impl FnMut(u64)) {
+    // Chunks start on a block.
     let mut scanned = 0;
     for start in range.clone().step_by(BLOCK) {
         if ctx.present.may_hold(start / BLOCK, code) {
             let block = start..(start + BLOCK).min(range.end);
             scanned += block.len() as u64;
-            let mut result = Ok(());
-            scan(ctx.cells, block, code, |i| {
-                expand(ctx, d, i, &mut batch);
-                if batch.full() && result.is_ok() {
-                    result = batch.apply(ctx, layout, d, &mut delta);
-                }
-            });
-            result?;
+            scan(ctx.cells, block, code, &mut f);
         }
     }
-    batch.apply(ctx, layout, d, &mut delta)?;
     ctx.scanned[0].fetch_add(scanned, Relaxed);
     ctx.scanned[1].fetch_add(range.len() as u64, Relaxed);
-    Ok(delta)
 }
 
 /// Calls `f(i)` for every slot `i` of `range` (which starts on a word)
@@ -371,8 +441,8 @@ fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
 
 /// Expands position `c`, decided at level `d`: its predecessors win at
 /// `d + 1` (it is lost) or count down (it is won): the updates are queued
-/// in `batch`, applied by [`Batch::apply`].
-fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, batch: &mut Batch) {
+/// in `updates`, a [`Batch`] or region [`Buckets`].
+fn expand<const N: usize, U: ByteUpdates>(ctx: &ByteCtx, d: u16, c: u64, updates: &mut U) {
     let pos = ctx.index.raw_position(c).expect("in range");
     let before = pos.side_to_move().opponent();
     let near = ctx
@@ -383,22 +453,22 @@ fn expand<const N: usize>(ctx: &ByteCtx, d: u16, c: u64, batch: &mut Batch) {
     // down by its weight.
     let w = if d.is_multiple_of(2) { 0 } else { weight(&pos) };
     ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-        batch.push(ctx, near.index_after(code, from), w);
+        updates.push(ctx, near.index_after(code, from), w);
     });
 }
 
 /// [`expand`] for one piece count.
-type Expand = fn(&ByteCtx, u16, u64, &mut Batch);
+type Expand<U> = fn(&ByteCtx, u16, u64, &mut U);
 
 /// [`expand`] for the piece count of `index`.
-fn expand_for(index: &PositionIndex) -> Expand {
+fn expand_for<U: ByteUpdates>(index: &PositionIndex) -> Expand<U> {
     match index.piece_count() {
-        2 => expand::<2>,
-        3 => expand::<3>,
-        4 => expand::<4>,
-        5 => expand::<5>,
-        6 => expand::<6>,
-        _ => expand::<{ Neighbours::<16>::PIECES_ANY }>,
+        2 => expand::<2, U>,
+        3 => expand::<3, U>,
+        4 => expand::<4, U>,
+        5 => expand::<5, U>,
+        6 => expand::<6, U>,
+        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U>,
     }
 }
 

@@ -18,11 +18,11 @@ use std::sync::atomic::AtomicBool;
 
 /// Solves `material` in one-byte cells laid out as `layout` with its
 /// checkpoint in `work` (resuming from it if there), stopping at the level
-/// `stop_at`.
+/// `stop_at`, its updates applied as found or by regions of 2^`bits`.
 fn solve_once(
     tb: &Tablebase,
     material: Material,
-    layout: Layout,
+    (layout, region_bits): (Layout, Option<u32>),
     work: &std::path::Path,
     stop_at: Option<u16>,
 ) -> Result<Vec<u16>, SolveError> {
@@ -40,6 +40,7 @@ fn solve_once(
         layout,
         work_dir: work,
         mem_budget: u64::MAX,
+        region_bits,
     };
     let watch = Watch {
         on_progress: &|_| {},
@@ -57,14 +58,14 @@ fn solve_once(
 fn solve_bytes(
     tb: &Tablebase,
     material: Material,
-    layout: Layout,
+    how: (Layout, Option<u32>),
     work: &std::path::Path,
     stop_at: Option<u16>,
 ) -> Result<Vec<u16>, SolveError> {
-    let solved = match solve_once(tb, material, layout, work, stop_at) {
+    let solved = match solve_once(tb, material, how, work, stop_at) {
         Err(SolveError::Checkpointed { level, .. }) => {
             assert_eq!(Some(level), stop_at);
-            solve_once(tb, material, layout, work, None)
+            solve_once(tb, material, how, work, None)
         }
         other => other,
     };
@@ -130,18 +131,21 @@ fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
         let room = (longest + 1).max(through);
         let layout = Layout::with_room(room).unwrap();
         assert!(layout.undecided < Layout::default().undecided);
-        for stop_at in [None, Some(1), Some(4), Some(longest / 2)] {
-            let bytes = solve_bytes(tb, m, layout, work.path(), stop_at).unwrap();
-            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
-            assert_eq!(
-                differ, None,
-                "{m} (stopped at {stop_at:?}): differs at the slot"
-            );
+        // Updates as found, and by regions of 256 slots.
+        for regions in [None, Some(8)] {
+            for stop_at in [None, Some(1), Some(4), Some(longest / 2)] {
+                let bytes = solve_bytes(tb, m, (layout, regions), work.path(), stop_at).unwrap();
+                let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
+                assert_eq!(
+                    differ, None,
+                    "{m} (stopped at {stop_at:?}, regions {regions:?}): differs at the slot"
+                );
+            }
         }
         // Planted fault: one code too few for the longest distance.
         if longest + 1 > through {
             let short = Layout::with_room(room - 1).unwrap();
-            match solve_bytes(tb, m, short, work.path(), None) {
+            match solve_bytes(tb, m, (short, Some(8)), work.path(), None) {
                 Err(SolveError::DistanceOverflow { limit, .. }) => {
                     assert_eq!(limit, room - 1)
                 }
@@ -174,7 +178,7 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
     // run twice count their wins down twice).
     for level in [1, 2, 3, 4, 7] {
         for saved in [true, false] {
-            match solve_once(tb, m, layout, work.path(), Some(level)) {
+            match solve_once(tb, m, (layout, None), work.path(), Some(level)) {
                 Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
                 other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
             }
@@ -215,7 +219,7 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
             let words = chunk_words(n as u64);
             crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words))
                 .unwrap();
-            let bytes = solve_bytes(tb, m, layout, work.path(), None).unwrap();
+            let bytes = solve_bytes(tb, m, (layout, None), work.path(), None).unwrap();
             let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
             if saved || level % 2 == 0 {
                 assert_eq!(
@@ -233,12 +237,88 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
 }
 
 #[test]
+fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
+    let (_, tb) = fixture();
+    let work = tempfile::tempdir().unwrap();
+    let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
+    let wide = sixteen_bit(tb, m, work.path());
+    let index = PositionIndex::new(m, tb.rules()).unwrap();
+    let layout = Layout::default();
+    let n = index.size() as usize;
+    let words = chunk_words(n as u64);
+    let id = crate::checkpoint::Identity {
+        material: m,
+        rules: tb.rules(),
+        slots: n as u64,
+    };
+    let checkpoint = work.path().join("bytes.checkpoint");
+    for level in [1, 2, 5] {
+        // Saved, or not (planted fault: a won level's first rounds run
+        // twice count their wins down twice).
+        for saved in [true, false] {
+            match solve_once(tb, m, (layout, Some(10)), work.path(), Some(level)) {
+                Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
+                other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
+            }
+            let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
+            let (levels, _) =
+                crate::checkpoint::load_bytes(&checkpoint, &id, &cells, words).unwrap();
+            let ctx = ByteCtx {
+                rules: tb.rules(),
+                tables: MoveTables::new(tb.rules()),
+                index: &index,
+                subs: SubTables::open(m, tb).unwrap(),
+                cells: ByteCells(cells.atomic_u64()),
+                layout,
+                present: Presence::new(n as u64),
+                scanned: Default::default(),
+                alone: false,
+            };
+            count(&ctx);
+            // Rounds of a few hundred updates, stopped after the first.
+            let mut rounds = crate::buckets::Rounds::new(n as u64, 10, 2).with_quota(300);
+            let done: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+            let (delta, stopped) =
+                level_by_regions(&ctx, &mut rounds, level, &done, || true).unwrap();
+            assert!(stopped, "level {level}: one round was the whole level");
+            assert!(
+                delta.iter().any(|&k| k != 0),
+                "level {level}: the round wrote nothing"
+            );
+            let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
+            let ran: u32 = done.iter().map(|w| w.count_ones()).sum();
+            assert!(
+                ran > 0 && (ran as usize) < n.div_ceil(CHUNK),
+                "{ran} chunks ran"
+            );
+            drop(ctx);
+            let done = if saved { done } else { Vec::new() };
+            crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words))
+                .unwrap();
+            let bytes = solve_bytes(tb, m, (layout, Some(10)), work.path(), None).unwrap();
+            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
+            if saved || level % 2 == 0 {
+                assert_eq!(
+                    differ, None,
+                    "level {level} stopped after a round (saved: {saved})"
+                );
+            } else {
+                assert!(
+                    differ.is_some(),
+                    "level {level}'s first round run twice, and nothing differs"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn checkpoints_of_bytes_that_held_floors_are_refused_not_misread() {
     let (_, tb) = fixture();
     let work = tempfile::tempdir().unwrap();
     let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
     let checkpoint = work.path().join("bytes.checkpoint");
-    match solve_once(tb, m, Layout::default(), work.path(), Some(3)) {
+    match solve_once(tb, m, (Layout::default(), None), work.path(), Some(3)) {
         Err(SolveError::Checkpointed { level: 3, .. }) => {}
         other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
     }
@@ -248,7 +328,7 @@ fn checkpoints_of_bytes_that_held_floors_are_refused_not_misread() {
     for old in [b"JTBCKPB1", b"JTBCKPB2"] {
         file[..8].copy_from_slice(old);
         std::fs::write(&checkpoint, &file).unwrap();
-        match solve_once(tb, m, Layout::default(), work.path(), None) {
+        match solve_once(tb, m, (Layout::default(), None), work.path(), None) {
             Err(SolveError::CheckpointRefused { reason, .. }) => {
                 assert!(reason.contains("earlier build"), "{reason}")
             }

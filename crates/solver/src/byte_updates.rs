@@ -1,8 +1,10 @@
 //! The updates of a one-byte level (`byte_solve.rs`) and the bytes they
-//! change: queued with their words prefetched, then applied, a predecessor
+//! change: queued with their words prefetched (or gathered by region,
+//! `buckets.rs`), then applied, a predecessor
 //! of a lost position set to a win, one of a won position counted down
 //! and, at 0, lost.
 
+use crate::buckets::Buckets;
 use crate::byte_cells::{ByteCtx, Counts};
 use crate::byte_codes::{decided, Layout};
 use crate::error::SolveError;
@@ -35,15 +37,6 @@ impl Batch {
         self.len >= BATCH
     }
 
-    /// Queues the update of predecessor `p` (a win for `w` 0, else a
-    /// count down by `w`) and asks for its byte's cache line.
-    #[inline(always)]
-    pub(crate) fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8) {
-        prefetch(&ctx.cells.0[(p / 8) as usize]);
-        self.updates[self.len % BATCH_ROOM] = (p, w);
-        self.len += 1;
-    }
-
     /// Applies the updates of level `d` and empties the batch.
     pub(crate) fn apply(
         &mut self,
@@ -67,27 +60,92 @@ impl Batch {
         d: u16,
         delta: &mut Counts,
     ) -> Result<(), SolveError> {
-        let win_next = decided(d + 1);
-        // Undecided, or a tentative win through a capture that is longer
-        // (a win's byte is odd: `n + 2` with `n` odd).
-        let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
         let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
         for &(p, w) in &self.updates[..len] {
-            if w != 0 {
-                count_down::<SHARED>(ctx, layout, d, p, w, delta)?;
-            } else if let Some(old) = ctx
-                .cells
-                .update_as::<SHARED>(p, |b| improves(b).then_some(win_next))
-            {
-                ctx.present.mark(p, win_next);
-                delta[win_next as usize] += 1;
-                if old < layout.undecided {
-                    delta[old as usize] -= 1;
-                }
-            }
+            apply_one::<SHARED>(ctx, layout, d, p, w, delta)?;
         }
         Ok(())
     }
+}
+
+/// Where `byte_solve::expand` puts the updates it finds: a [`Batch`]
+/// applied as it fills, or region buckets applied after a round (see
+/// `buckets.rs`).
+pub(crate) trait ByteUpdates {
+    /// Queues the update of predecessor `p`: a win for `w` 0, else a count
+    /// down by `w`.
+    fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8);
+}
+
+impl ByteUpdates for Batch {
+    /// Queues the update and asks for its byte's cache line.
+    #[inline(always)]
+    fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8) {
+        prefetch(&ctx.cells.0[(p / 8) as usize]);
+        self.updates[self.len % BATCH_ROOM] = (p, w);
+        self.len += 1;
+    }
+}
+
+impl ByteUpdates for Buckets {
+    #[inline(always)]
+    fn push(&mut self, _ctx: &ByteCtx, p: u64, w: u8) {
+        Buckets::push(self, p, w);
+    }
+}
+
+/// Bytes prefetched ahead of their update while a bucket is applied.
+const APPLY_AHEAD: usize = 16;
+
+/// Applies the updates of level `d` in `entries`, a bucket of the region
+/// starting at slot `base` (offset `<< 2 |` weight), owned by the calling
+/// thread meanwhile: by plain loads and stores.
+pub(crate) fn apply_region(
+    ctx: &ByteCtx,
+    layout: Layout,
+    d: u16,
+    base: u64,
+    entries: &[u32],
+    delta: &mut Counts,
+) -> Result<(), SolveError> {
+    for (k, &e) in entries.iter().enumerate() {
+        if let Some(&ahead) = entries.get(k + APPLY_AHEAD) {
+            prefetch(&ctx.cells.0[((base + (ahead >> 2) as u64) / 8) as usize]);
+        }
+        apply_one::<false>(ctx, layout, d, base + (e >> 2) as u64, (e & 3) as u8, delta)?;
+    }
+    Ok(())
+}
+
+/// Applies one update of level `d` to predecessor `p`: a win at `d + 1`
+/// for `w` 0, else a count down by `w`.
+#[inline(always)]
+fn apply_one<const SHARED: bool>(
+    ctx: &ByteCtx,
+    layout: Layout,
+    d: u16,
+    p: u64,
+    w: u8,
+    delta: &mut Counts,
+) -> Result<(), SolveError> {
+    if w != 0 {
+        return count_down::<SHARED>(ctx, layout, d, p, w, delta);
+    }
+    let win_next = decided(d + 1);
+    // Undecided, or a tentative win through a capture that is longer
+    // (a win's byte is odd: `n + 2` with `n` odd).
+    let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
+    if let Some(old) = ctx
+        .cells
+        .update_as::<SHARED>(p, |b| improves(b).then_some(win_next))
+    {
+        ctx.present.mark(p, win_next);
+        delta[win_next as usize] += 1;
+        if old < layout.undecided {
+            delta[old as usize] -= 1;
+        }
+    }
+    Ok(())
 }
 
 /// One quiet successor of the predecessor `p`, of weight `w`, is won at

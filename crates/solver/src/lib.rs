@@ -46,6 +46,7 @@
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod buckets;
 mod byte_cells;
 mod byte_codes;
 mod byte_presence;

@@ -4,6 +4,7 @@
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
+use crate::buckets::{bucket_bytes, Rounds};
 use crate::byte_codes::counts_fit;
 use crate::byte_presence::Presence;
 use crate::byte_solve::{self, ByteCells, ByteCtx, Layout, LevelState};
@@ -16,7 +17,7 @@ use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::levels::LevelLists;
 use crate::propagate::{propagate_slots, LevelOutcome};
-use crate::regions::{bucket_bytes, ByRegions, Propagation};
+use crate::regions::{byte_region_bits, ByRegions, Propagation};
 use crate::schedule::Schedule;
 use crate::subtables::SubTables;
 use crate::watch::Watch;
@@ -151,6 +152,7 @@ pub fn solve_material_until(
                 layout,
                 work_dir,
                 mem_budget,
+                region_bits: byte_region_bits(n as u64, rayon::current_num_threads()),
             };
             match bytes.solve(subs, watch) {
                 Err(SolveError::DistanceOverflow { .. }) => {
@@ -243,6 +245,8 @@ pub(crate) struct ByteSolve<'a> {
     pub(crate) layout: Layout,
     pub(crate) work_dir: &'a Path,
     pub(crate) mem_budget: u64,
+    /// Updates by regions of 2^bits slots (`buckets.rs`), or as found.
+    pub(crate) region_bits: Option<u32>,
 }
 
 impl ByteSolve<'_> {
@@ -326,7 +330,10 @@ impl ByteSolve<'_> {
             }
             None => Ok(SolveError::Interrupted { material }),
         };
-        let end = byte_solve::propagate(&ctx, &watch, counts, start, &save)?;
+        let rounds = self
+            .region_bits
+            .map(|bits| Rounds::new(n, bits, rayon::current_num_threads()));
+        let end = byte_solve::propagate(&ctx, &watch, counts, start, &save, rounds)?;
         stats.scanned_slots = (ctx.scanned[0].load(Relaxed), ctx.scanned[1].load(Relaxed));
         stats.levels = end.highest;
         stats.propagate = t1.elapsed();
@@ -572,13 +579,15 @@ const BUFFERS: u64 = 64 << 20;
 /// tables; with 16-bit cells also the frontier bitmaps (1/4 byte a slot)
 /// and, for a material propagated by regions under [`Propagation::Auto`]
 /// (every 6-piece one), the buckets of a round on the current rayon pool's
-/// threads (ELTvELT on 2 threads: 349 MB). One-byte cells keep nothing
-/// else. Everything else can live in files.
+/// threads (ELTvELT on 2 threads: 349 MB). One-byte cells keep no
+/// bitmaps, only the buckets at 6 pieces (ELTvELT on 2 threads: 309 MB).
+/// Everything else can live in files.
 pub fn minimum_memory(slots: u64, propagation: Propagation) -> u64 {
-    if propagation == Propagation::ByteCells {
-        return BUFFERS;
-    }
     let threads = rayon::current_num_threads();
+    if propagation == Propagation::ByteCells {
+        let buckets = byte_region_bits(slots, threads);
+        return BUFFERS + buckets.map_or(0, |bits| bucket_bytes(slots, bits, threads));
+    }
     let buckets = Propagation::Auto
         .region_bits(slots, threads)
         .map_or(0, |bits| bucket_bytes(slots, bits, threads));
