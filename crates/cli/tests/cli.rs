@@ -600,7 +600,7 @@ fn generate_refuses_impossible_requests_clearly() {
             "too small to make progress",
         ),
         // One-byte cells can all live in a file: the minimum is the
-        // buffers' 64 MiB, whatever the material.
+        // buffers' 64 MiB up to 5 pieces (6-piece ones add the buckets).
         (
             vec!["--material", "ELvTRP", "--one-byte", "--mem", "60M"],
             "needs at least 67108864 bytes",

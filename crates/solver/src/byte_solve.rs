@@ -39,13 +39,18 @@
 //! The bytes live in 64-bit words, read and written only as words (a
 //! byte's update is a compare-and-swap of its word, or a plain store on
 //! one thread), so that the scan reads eight slots a load and no access
-//! mixes sizes. Updates are queued with their words prefetched, as in
-//! `propagate.rs`.
+//! mixes sizes. Below [`REGIONS_FROM_SLOTS`](crate::REGIONS_FROM_SLOTS)
+//! updates are queued with their words prefetched and applied as they
+//! come, as in `propagate.rs`; from there on (every 6-piece material) a
+//! level runs in rounds, its updates gathered in buckets by region of 2
+//! MB and each region applied by one thread with plain loads and stores
+//! (`buckets.rs`, as the 16-bit solve does by `regions.rs`).
 //!
 //! Between levels the whole state is the bytes and the level: a checkpoint
 //! is the bytes (see `checkpoint.rs`), the counts are taken again from
 //! them on resuming. Within a level, a checkpoint also names the chunks
-//! already run, and the resumed solve runs only the others.
+//! already run (by regions: those of the rounds applied), and the resumed
+//! solve runs only the others.
 //!
 //! The values written are the 16-bit solve's, byte for byte (tested on
 //! fixture materials of 3 to 5 pieces, on one to three threads, and

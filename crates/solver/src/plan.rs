@@ -372,15 +372,15 @@ fn peak_memory_bytes_at(slots: u64, sub_slots: u64, per_slot: f64) -> u64 {
 /// its sub-tables (estimate 1.10 a slot plus the sub-tables' slots: +18 %).
 pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 
-/// The time of a solve in one-byte cells over a solve in 16-bit cells: the
-/// updates are locked compare-and-swaps of words spread over the whole
-/// table, where the 16-bit solve applies them region by region
-/// (`docs/lab/2026-12-05-one-byte-counts.md`). `ELTvELT` on 2 threads,
-/// one after the other on an idle machine: 947.7 s against 727.5 s
-/// (1.30), 1,806 s of CPU against 1,378 s (1.31); `ELTvET` 1.15 (wall) and
-/// 1.12 (CPU). Rounded up to 1.4, so that a Slurm time limit is not set
-/// short. (Before the counts, with candidate losses checked: 1.29 on
-/// ELTvET, 1.43 on ELTvELT.)
+/// The time of a solve in one-byte cells over a solve in 16-bit cells, at
+/// most. Up to 5 pieces the one-byte updates are compare-and-swaps of
+/// words anywhere in the table: `ELTvET` 1.15 (wall) and 1.12 (CPU)
+/// (`docs/lab/2026-12-05-one-byte-counts.md`). At 6 pieces both solves
+/// apply their updates region by region: `ELTvELT` on 2 threads, one after
+/// the other on an idle machine, 690.3 s against 734.3 s (0.94), 1,338 s
+/// of CPU against 1,391 s (0.96) (`docs/lab/2026-12-05-one-byte-regions.md`;
+/// before the regions 1.30 and 1.31). Kept at 1.4, the highest ratio seen
+/// before the counts, so that a Slurm time limit is not set short.
 pub const ONE_BYTE_TIME_FACTOR: f64 = 1.4;
 
 #[cfg(test)]
