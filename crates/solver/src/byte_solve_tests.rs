@@ -158,90 +158,24 @@ fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
     }
 }
 
-#[test]
-fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
+/// Stops ELvTR's solve at level `level` (updates by regions of 2^`bits`,
+/// or as found), runs part of that level with `part` on the checkpoint's
+/// bytes (the counts taken from them first, as a resumed solve does), saves
+/// the chunks `part` returns as done, or none unless `saved` (planted
+/// fault: a won level's chunks run twice count their wins down twice), and
+/// resumes. The values must be the 16-bit solve's, except with the fault
+/// on a won level, where they must differ.
+fn part_of_a_level_then_the_rest(
+    level: u16,
+    regions: Option<u32>,
+    saved: bool,
+    part: impl FnOnce(&ByteCtx) -> Vec<u64>,
+) {
     let (_, tb) = fixture();
     let work = tempfile::tempdir().unwrap();
     let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
-    let wide = sixteen_bit(tb, m, work.path());
-    let index = PositionIndex::new(m, tb.rules()).unwrap();
-    let layout = Layout::default();
-    let n = index.size() as usize;
-    let id = crate::checkpoint::Identity {
-        material: m,
-        rules: tb.rules(),
-        slots: n as u64,
-    };
-    let checkpoint = work.path().join("bytes.checkpoint");
-    // Lost and won levels; the chunks run saved as a solve stopped within
-    // the level saves them, or not (planted fault: a won level's chunks
-    // run twice count their wins down twice).
-    for level in [1, 2, 3, 4, 7] {
-        for saved in [true, false] {
-            match solve_once(tb, m, (layout, None), work.path(), Some(level)) {
-                Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
-                other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
-            }
-            // Every other chunk of the level run.
-            let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
-            let (levels, none) =
-                crate::checkpoint::load_bytes(&checkpoint, &id, &cells, chunk_words(n as u64))
-                    .unwrap();
-            assert!(
-                none.iter().all(|&w| w == 0),
-                "between levels, no chunk is done"
-            );
-            let ctx = ByteCtx {
-                rules: tb.rules(),
-                tables: MoveTables::new(tb.rules()),
-                index: &index,
-                subs: SubTables::open(m, tb).unwrap(),
-                cells: ByteCells(cells.atomic_u64()),
-                layout,
-                present: Presence::new(n as u64),
-                scanned: Default::default(),
-                alone: false,
-            };
-            // As a resumed solve does: the counts (and the blocks'
-            // values) taken from the bytes.
-            count(&ctx);
-            let mut written = 0;
-            let mut done = vec![0u64; chunk_words(n as u64)];
-            for c in (0..n.div_ceil(CHUNK)).step_by(2) {
-                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                let delta = level_chunk(&ctx, expand_for(&index), layout, level, range);
-                written += delta.unwrap().iter().filter(|&&k| k != 0).count();
-                done[c / 64] |= 1 << (c % 64);
-            }
-            assert!(written > 0, "level {level}: the half level wrote nothing");
-            drop(ctx);
-            let done = if saved { done } else { Vec::new() };
-            let words = chunk_words(n as u64);
-            crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words))
-                .unwrap();
-            let bytes = solve_bytes(tb, m, (layout, None), work.path(), None).unwrap();
-            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
-            if saved || level % 2 == 0 {
-                assert_eq!(
-                    differ, None,
-                    "half of level {level} run, then the rest (saved: {saved}): differs at the slot"
-                );
-            } else {
-                assert!(
-                    differ.is_some(),
-                    "half of level {level} run twice, and the values are the same"
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
-    let (_, tb) = fixture();
-    let work = tempfile::tempdir().unwrap();
-    let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
-    let wide = sixteen_bit(tb, m, work.path());
+    static WIDE: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+    let wide = WIDE.get_or_init(|| sixteen_bit(tb, m, work.path()));
     let index = PositionIndex::new(m, tb.rules()).unwrap();
     let layout = Layout::default();
     let n = index.size() as usize;
@@ -252,62 +186,93 @@ fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
         slots: n as u64,
     };
     let checkpoint = work.path().join("bytes.checkpoint");
-    for level in [1, 2, 5] {
-        // Saved, or not (planted fault: a won level's first rounds run
-        // twice count their wins down twice).
+    match solve_once(tb, m, (layout, regions), work.path(), Some(level)) {
+        Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
+        other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
+    }
+    let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
+    let (levels, none) = crate::checkpoint::load_bytes(&checkpoint, &id, &cells, words).unwrap();
+    assert!(
+        none.iter().all(|&w| w == 0),
+        "between levels, no chunk is done"
+    );
+    let ctx = ByteCtx {
+        rules: tb.rules(),
+        tables: MoveTables::new(tb.rules()),
+        index: &index,
+        subs: SubTables::open(m, tb).unwrap(),
+        cells: ByteCells(cells.atomic_u64()),
+        layout,
+        present: Presence::new(n as u64),
+        scanned: Default::default(),
+        alone: false,
+    };
+    count(&ctx);
+    let done = part(&ctx);
+    drop(ctx);
+    let done = if saved { done } else { Vec::new() };
+    crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words)).unwrap();
+    let bytes = solve_bytes(tb, m, (layout, regions), work.path(), None).unwrap();
+    let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
+    if saved || level.is_multiple_of(2) {
+        assert_eq!(
+            differ, None,
+            "part of level {level} run, then the rest (regions {regions:?}, saved: {saved}): differs at the slot"
+        );
+    } else {
+        assert!(
+            differ.is_some(),
+            "part of level {level} run twice (regions {regions:?}), and the values are the same"
+        );
+    }
+}
+
+#[test]
+fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
+    // Lost and won levels, every other chunk run.
+    for level in [1, 2, 3, 4, 7] {
         for saved in [true, false] {
-            match solve_once(tb, m, (layout, Some(10)), work.path(), Some(level)) {
-                Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
-                other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
-            }
-            let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
-            let (levels, _) =
-                crate::checkpoint::load_bytes(&checkpoint, &id, &cells, words).unwrap();
-            let ctx = ByteCtx {
-                rules: tb.rules(),
-                tables: MoveTables::new(tb.rules()),
-                index: &index,
-                subs: SubTables::open(m, tb).unwrap(),
-                cells: ByteCells(cells.atomic_u64()),
-                layout,
-                present: Presence::new(n as u64),
-                scanned: Default::default(),
-                alone: false,
-            };
-            count(&ctx);
-            // Rounds of a few hundred updates, stopped after the first.
-            let mut rounds = crate::buckets::Rounds::new(n as u64, 10, 2).with_quota(300);
-            let done: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-            let (delta, stopped) =
-                level_by_regions(&ctx, &mut rounds, level, &done, || true).unwrap();
-            assert!(stopped, "level {level}: one round was the whole level");
-            assert!(
-                delta.iter().any(|&k| k != 0),
-                "level {level}: the round wrote nothing"
-            );
-            let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
-            let ran: u32 = done.iter().map(|w| w.count_ones()).sum();
-            assert!(
-                ran > 0 && (ran as usize) < n.div_ceil(CHUNK),
-                "{ran} chunks ran"
-            );
-            drop(ctx);
-            let done = if saved { done } else { Vec::new() };
-            crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words))
-                .unwrap();
-            let bytes = solve_bytes(tb, m, (layout, Some(10)), work.path(), None).unwrap();
-            let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
-            if saved || level % 2 == 0 {
-                assert_eq!(
-                    differ, None,
-                    "level {level} stopped after a round (saved: {saved})"
-                );
-            } else {
+            part_of_a_level_then_the_rest(level, None, saved, |ctx| {
+                let n = ctx.index.size() as usize;
+                let mut written = 0;
+                let mut done = vec![0u64; chunk_words(n as u64)];
+                for c in (0..n.div_ceil(CHUNK)).step_by(2) {
+                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                    let delta = level_chunk(ctx, expand_for(ctx.index), ctx.layout, level, range);
+                    written += delta.unwrap().iter().filter(|&&k| k != 0).count();
+                    done[c / 64] |= 1 << (c % 64);
+                }
+                assert!(written > 0, "level {level}: the half level wrote nothing");
+                done
+            });
+        }
+    }
+}
+
+#[test]
+fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
+    for level in [1, 2, 5] {
+        for saved in [true, false] {
+            part_of_a_level_then_the_rest(level, Some(10), saved, |ctx| {
+                let n = ctx.index.size();
+                // Rounds of a few hundred updates, stopped after the first.
+                let mut rounds = crate::buckets::Rounds::new(n, 10, 2).with_quota(300);
+                let done: Vec<AtomicU64> = (0..chunk_words(n)).map(|_| AtomicU64::new(0)).collect();
+                let (delta, stopped) =
+                    level_by_regions(ctx, &mut rounds, level, &done, || true).unwrap();
+                assert!(stopped, "level {level}: one round was the whole level");
                 assert!(
-                    differ.is_some(),
-                    "level {level}'s first round run twice, and nothing differs"
+                    delta.iter().any(|&k| k != 0),
+                    "level {level}: the round wrote nothing"
                 );
-            }
+                let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
+                let ran: u32 = done.iter().map(|w| w.count_ones()).sum();
+                assert!(
+                    ran > 0 && (ran as usize) < (n as usize).div_ceil(CHUNK),
+                    "{ran} chunks ran"
+                );
+                done
+            });
         }
     }
 }
