@@ -20,6 +20,7 @@
 
 use crate::error::IndexError;
 use crate::material::Material;
+use crate::select::select_bit;
 use jungletb_rules::{
     square_bit, Color, Piece, Position, RawMove, RawPosition, Ruleset, Square, FLIP_SQUARE,
     MIRROR_SQUARE, NO_SQUARE,
@@ -605,52 +606,6 @@ pub fn color_flip_squares(by_code: &[u8; 16], side: Color) -> ([u8; 16], Color) 
     }
     (out, side.opponent())
 }
-
-/// The square of the `r`-th set bit (from the least significant) of `mask`,
-/// which must have more than `r` bits set. Halving steps down to a byte,
-/// then a table: a handful of operations, no loop over bits.
-#[inline]
-fn select_bit(mask: u64, r: u32) -> u8 {
-    debug_assert!(mask.count_ones() > r);
-    let (mut m, mut r, mut base) = (mask, r, 0u32);
-    let low = (m as u32).count_ones();
-    if r >= low {
-        r -= low;
-        m >>= 32;
-        base += 32;
-    }
-    let low = (m as u16).count_ones();
-    if r >= low {
-        r -= low;
-        m >>= 16;
-        base += 16;
-    }
-    let low = (m as u8).count_ones();
-    if r >= low {
-        r -= low;
-        m >>= 8;
-        base += 8;
-    }
-    base as u8 + SELECT_IN_BYTE[(m & 0xFF) as usize][r as usize]
-}
-
-/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of byte `b`.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut bit, mut r) = (0, 0);
-        while bit < 8 {
-            if b & (1 << bit) != 0 {
-                t[b][r] = bit as u8;
-                r += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    t
-};
 
 #[inline]
 fn sq(i: u8) -> Square {

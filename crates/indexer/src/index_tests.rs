@@ -115,21 +115,6 @@ fn bitboard_index_and_decode_match_the_plain_forms() {
 }
 
 #[test]
-fn select_bit_finds_every_bit() {
-    for mask in [
-        1u64,
-        0x8000_0000_0000_0000,
-        0x7FFF_FFFF_FFFF_FFFF,
-        0x0123_4567_89AB_CDEF,
-    ] {
-        let bits: Vec<u8> = (0..64).filter(|&b| mask & (1 << b) != 0).collect();
-        for (r, &b) in bits.iter().enumerate() {
-            assert_eq!(select_bit(mask, r as u32), b, "{mask:#x} r={r}");
-        }
-    }
-}
-
-#[test]
 fn color_swapped_index_matches_the_swapped_position() {
     let r = Ruleset::standard();
     for name in ["ELvTR", "RvR", "LRvE", "TRvTR"] {

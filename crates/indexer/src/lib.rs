@@ -19,13 +19,15 @@
 //! ```
 
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+// Unsafe only where `select.rs` calls PDEP on a processor found to have it.
+#![deny(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
 mod error;
 mod index;
 mod material;
 mod neighbours;
+mod select;
 
 pub use error::IndexError;
 pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
