@@ -574,6 +574,42 @@ impl PositionIndex {
         (self.index_squares(pos.squares(), pos.side_to_move()) == index).then_some(pos)
     }
 
+    /// Where slot `index` (in range), whose position is `pos`, stands in
+    /// its run: the slots after it that differ from it only in the last
+    /// piece's square (see [`RawPositions`](crate::RawPositions)). The last
+    /// piece's code, the squares it takes along the run (the free squares
+    /// of its set), how many slots of the run follow, and whether the run's
+    /// leading pair is its own mirror image (its slots may be unused).
+    #[inline]
+    pub(crate) fn run_at(&self, index: u64, pos: &RawPosition) -> (usize, u64, u32, bool) {
+        let n = self.pieces.len();
+        let (_, pair, _) = self.split(index);
+        let on_axis = self.pairs[pair as usize].2;
+        if n <= 2 {
+            return (0, 0, 0, on_axis);
+        }
+        let last = n - 1;
+        let code = self.codes[last] as usize & 15;
+        let bit = square_bit(pos.squares()[code]);
+        let free = self.masks[last] & !(pos.occupied() & !bit);
+        let digit = (free & (bit - 1)).count_ones();
+        (code, free, self.radix[last] as u32 - 1 - digit, on_axis)
+    }
+
+    /// The positions of the slots of `range` in order, each `None` where
+    /// [`PositionIndex::canonical_raw_position`] is: the same answers,
+    /// decoded incrementally (see [`RawPositions`](crate::RawPositions)).
+    pub fn raw_positions(&self, range: std::ops::Range<u64>) -> crate::RawPositions<'_> {
+        crate::RawPositions::new(self, range)
+    }
+
+    /// True if slot `index`, whose leading pair is its own mirror image and
+    /// whose position is `pos`, is the slot `pos` is stored under.
+    #[inline]
+    pub(crate) fn is_stored_slot(&self, index: u64, pos: &RawPosition) -> bool {
+        self.index_squares(pos.squares(), pos.side_to_move()) == index
+    }
+
     /// The position at `index` if that slot is the one its position is
     /// stored under, `None` for unused slots and out-of-range indices.
     pub fn canonical_position(&self, index: u64) -> Option<Position> {

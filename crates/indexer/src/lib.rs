@@ -27,9 +27,11 @@ mod error;
 mod index;
 mod material;
 mod neighbours;
+mod positions;
 mod select;
 
 pub use error::IndexError;
 pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
 pub use material::{Material, MaterialError};
 pub use neighbours::Neighbours;
+pub use positions::RawPositions;

@@ -83,6 +83,27 @@ impl RawPosition {
         }
     }
 
+    /// The same position with the piece of code `code` (present) on the
+    /// empty square `to` instead: the incremental decoder's step (see
+    /// `PositionIndex::raw_positions`). The squares change as one 128-bit
+    /// word, not byte by byte (a byte write then read whole stalls on store
+    /// forwarding).
+    #[inline]
+    pub fn with_piece_on(&self, code: usize, to: u8) -> RawPosition {
+        let from = self.squares[code & 15];
+        debug_assert!(from != NO_SQUARE && (to as usize) < Square::COUNT);
+        debug_assert_eq!(self.occupied() & square_bit(to), 0);
+        let moved = ((from ^ to) as u128) << ((code & 15) * 8);
+        let squares = (u128::from_le_bytes(self.squares) ^ moved).to_le_bytes();
+        let mut occupied = self.occupied;
+        occupied[(code >> 3) & 1] ^= square_bit(from) | square_bit(to);
+        RawPosition {
+            squares,
+            occupied,
+            side: self.side,
+        }
+    }
+
     /// The raw form of `pos`.
     pub fn from_position(pos: &Position) -> RawPosition {
         RawPosition::new(pos.raw_squares(), pos.side_to_move())

@@ -67,7 +67,7 @@ use crate::error::SolveError;
 use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_indexer::{Neighbours, PositionIndex};
-use jungletb_rules::{NoMoveRule, Value};
+use jungletb_rules::{NoMoveRule, RawPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -354,8 +354,10 @@ fn scan(cells: ByteCells, range: std::ops::Range<usize>, code: u8, mut f: impl F
 fn sweep_chunk(ctx: &ByteCtx, range: std::ops::Range<usize>) -> Result<Counts, SolveError> {
     let mut counts = [0; 256];
     let mut word = 0u64;
-    for i in range.clone() {
-        let code = first_byte(ctx, i as u64)?;
+    let slots = range.start as u64..range.end as u64;
+    for (i, pos) in ctx.index.raw_positions(slots) {
+        let i = i as usize;
+        let code = first_byte(ctx, pos)?;
         if (2..ctx.layout.undecided).contains(&code) {
             counts[code as usize] += 1;
             ctx.present.mark(i as u64, code);
@@ -370,16 +372,17 @@ fn sweep_chunk(ctx: &ByteCtx, range: std::ops::Range<usize>) -> Result<Counts, S
     Ok(counts)
 }
 
-/// The byte of slot `i` before any level: unused, a draw, a value decided
-/// by the moves that end the game or leave the material, or undecided.
-fn first_byte(ctx: &ByteCtx, i: u64) -> Result<u8, SolveError> {
+/// The byte of a slot, whose position is `pos` (`None`: an unused slot),
+/// before any level: unused, a draw, a value decided by the moves that end
+/// the game or leave the material, or undecided.
+fn first_byte(ctx: &ByteCtx, pos: Option<RawPosition>) -> Result<u8, SolveError> {
     let layout = ctx.layout;
     let overflow = || SolveError::DistanceOverflow {
         material: ctx.index.material(),
         limit: layout.max_plies(),
         in_subtable: true,
     };
-    let Some(pos) = ctx.index.canonical_raw_position(i) else {
+    let Some(pos) = pos else {
         return Ok(RAW_UNUSED as u8);
     };
     let mut any_move = false;

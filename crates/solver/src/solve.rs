@@ -620,8 +620,12 @@ fn sweep_chunk(
             seeds.later.push((level, i as u64));
         }
     };
-    for i in range {
-        let Some(pos) = ctx.index.canonical_raw_position(i as u64) else {
+    for (i, pos) in ctx
+        .index
+        .raw_positions(range.start as u64..range.end as u64)
+    {
+        let i = i as usize;
+        let Some(pos) = pos else {
             ctx.cells[i].store(RAW_UNUSED, Relaxed);
             continue;
         };

@@ -70,8 +70,8 @@ fn sweep_range<const N: usize>(
     range: std::ops::Range<u64>,
 ) -> Result<(u64, u64, u64), SolveError> {
     let (mut positions, mut successors, mut sum) = (0u64, 0u64, 0u64);
-    for i in range {
-        let Some(pos) = index.canonical_raw_position(i) else {
+    for (_, pos) in index.raw_positions(range) {
+        let Some(pos) = pos else {
             continue;
         };
         positions += 1;

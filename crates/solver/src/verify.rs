@@ -61,8 +61,8 @@ pub fn verify_material_with(
         .into_par_iter()
         .map(|c| {
             let mut r = VerifyReport::default();
-            for i in c * chunk..((c + 1) * chunk).min(n) {
-                let Some(pos) = index.canonical_raw_position(i) else {
+            for (i, pos) in index.raw_positions(c * chunk..((c + 1) * chunk).min(n)) {
+                let Some(pos) = pos else {
                     continue;
                 };
                 r.positions += 1;
