@@ -603,6 +603,12 @@ impl PositionIndex {
         crate::RawPositions::new(self, range)
     }
 
+    /// A decoder of slots taken in increasing order (see
+    /// [`Decoder`](crate::Decoder)).
+    pub fn decoder(&self) -> crate::Decoder<'_> {
+        crate::Decoder::new(self)
+    }
+
     /// True if slot `index`, whose leading pair is its own mirror image and
     /// whose position is `pos`, is the slot `pos` is stored under.
     #[inline]

@@ -34,4 +34,4 @@ pub use error::IndexError;
 pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
 pub use material::{Material, MaterialError};
 pub use neighbours::Neighbours;
-pub use positions::RawPositions;
+pub use positions::{Decoder, RawPositions};

@@ -20,16 +20,28 @@
 //! ```
 
 use crate::index::PositionIndex;
+use crate::select::select_bit;
 use jungletb_rules::RawPosition;
 
 /// The positions of consecutive slots, as `(slot, position)` (`None` for
 /// an unused slot): made by [`PositionIndex::raw_positions`].
 #[derive(Debug, Clone)]
 pub struct RawPositions<'a> {
-    index: &'a PositionIndex,
+    decoder: Decoder<'a>,
     next: u64,
     end: u64,
-    /// The run of the slot before `next`, if one was decoded.
+}
+
+/// Decodes slots in increasing order, a slot in the run of the one before
+/// by moving the last piece only (see the module docs): for the solver's
+/// levels, whose positions are found in slot order. Made by
+/// [`PositionIndex::decoder`].
+#[derive(Debug, Clone)]
+pub struct Decoder<'a> {
+    index: &'a PositionIndex,
+    /// The slot decoded last.
+    last: u64,
+    /// Its run, if one was decoded.
     run: Option<Run>,
 }
 
@@ -37,8 +49,8 @@ pub struct RawPositions<'a> {
 /// piece's square.
 #[derive(Debug, Clone, Copy)]
 struct Run {
-    /// The position of the slot before `next` (decoded, whether or not its
-    /// slot is the stored one).
+    /// The position of the slot decoded last (whether or not its slot is
+    /// the stored one).
     pos: RawPosition,
     /// The last piece's code.
     code: usize,
@@ -50,13 +62,63 @@ struct Run {
     on_axis: bool,
 }
 
+impl<'a> Decoder<'a> {
+    pub(crate) fn new(index: &'a PositionIndex) -> Decoder<'a> {
+        Decoder {
+            index,
+            last: 0,
+            run: None,
+        }
+    }
+
+    /// The raw position of slot `i` (in range), as
+    /// [`PositionIndex::raw_position`] gives it.
+    #[inline]
+    pub fn raw_position(&mut self, i: u64) -> RawPosition {
+        self.run_of(i).pos
+    }
+
+    #[inline]
+    fn run_of(&mut self, i: u64) -> Run {
+        if let Some(run) = &mut self.run {
+            let step = i.wrapping_sub(self.last);
+            if step >= 1 && step <= run.left as u64 {
+                run.left -= step as u32;
+                let from = run.pos.squares()[run.code];
+                // The free squares above the last piece's: the step-th is
+                // its square in slot `i`.
+                let above = run.free & !((2u64 << from) - 1);
+                let to = if step == 1 {
+                    above.trailing_zeros() as u8
+                } else {
+                    select_bit(above, step as u32 - 1)
+                };
+                run.pos = run.pos.with_piece_on(run.code, to);
+                self.last = i;
+                return *run;
+            }
+        }
+        let pos = self.index.raw_position(i).expect("in range");
+        let (code, free, left, on_axis) = self.index.run_at(i, &pos);
+        let run = Run {
+            pos,
+            code,
+            free,
+            left,
+            on_axis,
+        };
+        self.run = Some(run);
+        self.last = i;
+        run
+    }
+}
+
 impl<'a> RawPositions<'a> {
     pub(crate) fn new(index: &'a PositionIndex, range: std::ops::Range<u64>) -> RawPositions<'a> {
         RawPositions {
-            index,
+            decoder: Decoder::new(index),
             next: range.start,
             end: range.end.min(index.size()),
-            run: None,
         }
     }
 }
@@ -71,30 +133,8 @@ impl Iterator for RawPositions<'_> {
         }
         let i = self.next;
         self.next += 1;
-        let run = match &mut self.run {
-            Some(run) if run.left > 0 => {
-                run.left -= 1;
-                let from = run.pos.squares()[run.code];
-                // The next free square above the last piece's.
-                let to = (run.free & !((2u64 << from) - 1)).trailing_zeros() as u8;
-                run.pos = run.pos.with_piece_on(run.code, to);
-                *run
-            }
-            _ => {
-                let pos = self.index.raw_position(i).expect("in range");
-                let (code, free, left, on_axis) = self.index.run_at(i, &pos);
-                let run = Run {
-                    pos,
-                    code,
-                    free,
-                    left,
-                    on_axis,
-                };
-                self.run = Some(run);
-                run
-            }
-        };
-        let stored = !run.on_axis || self.index.is_stored_slot(i, &run.pos);
+        let run = self.decoder.run_of(i);
+        let stored = !run.on_axis || self.decoder.index.is_stored_slot(i, &run.pos);
         Some((i, stored.then_some(run.pos)))
     }
 
@@ -145,5 +185,37 @@ mod tests {
         }
         // Unused slots (pairs on the mirror axis) were met and checked too.
         assert!(unused > 1000, "{unused} unused slots");
+    }
+
+    /// Slots in increasing order with gaps of 1 to 70 (within runs and
+    /// across them), as a level's scan finds them: the decoder's positions
+    /// are the whole decode's.
+    #[test]
+    fn increasing_slots_with_gaps_decode_as_each_slot_alone() {
+        let rules = Ruleset::standard();
+        for name in ["ELvTR", "TRvTR", "ELTvET", "ELTvELT"] {
+            let m: Material = name.parse().unwrap();
+            let index = PositionIndex::new(m.canonical().0, &rules).unwrap();
+            let n = index.size();
+            let mut decoder = index.decoder();
+            let mut x = 0x2545_F491_4F6C_DD1Du64;
+            let mut checked = 0;
+            for start in (0..16).map(|k| n / 16 * k) {
+                let mut i = start;
+                while i < n && i < start + 20_000 {
+                    assert_eq!(
+                        Some(decoder.raw_position(i)),
+                        index.raw_position(i),
+                        "{name} slot {i}"
+                    );
+                    checked += 1;
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    i += 1 + x % 70;
+                }
+            }
+            assert!(checked > 1000, "{name}: {checked} slots");
+        }
     }
 }

@@ -8,7 +8,7 @@
 //! latency: 32 ns a 6-piece position. Where the processor has a fast PDEP
 //! (BMI2 on Intel since Haswell, AMD since Zen 3) one deposit and one
 //! trailing-zero count do it, and a decode takes 17 ns (`expand_cost`,
-//! ELTvELT, 2026-12-05; `docs/lab/2026-12-05-select-by-pdep.md`).
+//! ELTvELT, 2026-12-05; `docs/lab/2026-12-05-cheaper-decoding.md`).
 //!
 //! The choice is made once, at run time, so one binary runs everywhere:
 //! builds stay at x86-64-v2 (`.cargo/config.toml`). AMD processors before

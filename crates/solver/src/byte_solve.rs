@@ -66,7 +66,7 @@ use crate::cell::weight;
 use crate::error::SolveError;
 use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
-use jungletb_indexer::{Neighbours, PositionIndex};
+use jungletb_indexer::{Decoder, Neighbours, PositionIndex};
 use jungletb_rules::{NoMoveRule, RawPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -243,8 +243,9 @@ fn level_chunk(
     let mut delta = [0; 256];
     let mut batch = Batch::new();
     let mut result = Ok(());
+    let mut decoder = ctx.index.decoder();
     scan_chunk(ctx, decided(d), range, |i| {
-        expand(ctx, d, i, &mut batch);
+        expand(ctx, d, i, &mut decoder, &mut batch);
         if batch.full() && result.is_ok() {
             result = batch.apply(ctx, layout, d, &mut delta);
         }
@@ -281,7 +282,10 @@ fn level_by_regions(
             let c = c as usize;
             if !is_done(c) {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                scan_chunk(ctx, code, range, |i| expand(ctx, d, i, buckets));
+                let mut decoder = ctx.index.decoder();
+                scan_chunk(ctx, code, range, |i| {
+                    expand(ctx, d, i, &mut decoder, buckets)
+                });
             }
         },
         || Ok([0; 256]),
@@ -449,9 +453,18 @@ fn first_byte(ctx: &ByteCtx, pos: Option<RawPosition>) -> Result<u8, SolveError>
 
 /// Expands position `c`, decided at level `d`: its predecessors win at
 /// `d + 1` (it is lost) or count down (it is won): the updates are queued
-/// in `updates`, a [`Batch`] or region [`Buckets`].
-fn expand<const N: usize, U: ByteUpdates>(ctx: &ByteCtx, d: u16, c: u64, updates: &mut U) {
-    let pos = ctx.index.raw_position(c).expect("in range");
+/// in `updates`, a [`Batch`] or region [`Buckets`]. The positions of a
+/// chunk come in slot order, decoded by one `decoder` (a position in the
+/// run of the one before costs one piece moved; its effect on a solve
+/// is not measured yet).
+fn expand<const N: usize, U: ByteUpdates>(
+    ctx: &ByteCtx,
+    d: u16,
+    c: u64,
+    decoder: &mut Decoder<'_>,
+    updates: &mut U,
+) {
+    let pos = decoder.raw_position(c);
     let before = pos.side_to_move().opponent();
     let near = ctx
         .index
@@ -466,7 +479,7 @@ fn expand<const N: usize, U: ByteUpdates>(ctx: &ByteCtx, d: u16, c: u64, updates
 }
 
 /// [`expand`] for one piece count.
-type Expand<U> = fn(&ByteCtx, u16, u64, &mut U);
+type Expand<U> = for<'a> fn(&ByteCtx, u16, u64, &mut Decoder<'a>, &mut U);
 
 /// [`expand`] for the piece count of `index`.
 fn expand_for<U: ByteUpdates>(index: &PositionIndex) -> Expand<U> {
