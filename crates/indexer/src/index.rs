@@ -571,7 +571,7 @@ impl PositionIndex {
         if self.pieces.len() == 2 || !self.pairs[pair as usize].2 {
             return Some(pos);
         }
-        (self.index_squares(pos.squares(), pos.side_to_move()) == index).then_some(pos)
+        self.is_stored_slot(index, &pos).then_some(pos)
     }
 
     /// Where slot `index` (in range), whose position is `pos`, stands in
