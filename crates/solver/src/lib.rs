@@ -41,8 +41,8 @@
 //! and whether it has a floor (found again from its captures when it is
 //! lost), and each level finds its positions by scanning the bytes. The tables are the same; it peaks
 //! at about 1.1 bytes a slot instead of 2.75, and takes 1.15–1.3 times as
-//! long up to 5 pieces, and less at 6 (0.59× the CPU of build `c3688ef`'s
-//! 16-bit solve on ELTvELT, run back to back: there both solves apply their
+//! long up to 5 pieces, and less at 6 (0.59–0.75× the CPU of build
+//! `c3688ef`'s 16-bit solve on ELTvELT, run before and after: both apply their
 //! updates region by region, `buckets.rs`; [`Calibration::one_byte`]).
 
 #![warn(missing_docs)]

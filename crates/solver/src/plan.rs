@@ -380,7 +380,7 @@ pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 /// the other on an idle machine, 690.3 s against 734.3 s (0.94), 1,338 s
 /// of CPU against 1,391 s (0.96) (`docs/lab/2026-12-05-one-byte-regions.md`;
 /// before the regions 1.30 and 1.31); build `9ee1961`, run back to back
-/// with `c3688ef` on a slow evening, 0.59 of the CPU and of the wall time
+/// with `c3688ef` on a slow evening, 0.59–0.75 of the CPU and of the wall time
 /// (`docs/lab/2026-12-05-six-piece-cpu-ratio.md`). Kept at 1.4, the
 /// highest ratio seen before the counts, so that a Slurm time limit is not
 /// set short.
