@@ -37,7 +37,7 @@ pub use bitboard::{square_bit, RawMove, RawPosition, FILE_D};
 pub use board::{Board, Direction, MoveTextError, Square, FLIP_SQUARE, MIRROR_SQUARE, NO_SQUARE};
 pub use error::{ParseError, Placement, PositionError, RulesError};
 pub use fingerprint::{fingerprint, FINGERPRINT_POSITIONS};
-pub use move_tables::MoveTables;
+pub use move_tables::{MoveCount, MoveTables};
 pub use movegen::{Move, MoveList};
 pub use notation::line_text;
 pub use options::{RuleOption, RULE_OPTIONS};

@@ -74,6 +74,25 @@ pub struct MoveTables {
     tactical_reach: Vec<u64>,
     /// Per colour, its den as a bitboard.
     dens: [u64; 2],
+    /// `code * 63 + square` → the squares of all forward hops, with bit 63
+    /// ([`HOP_LOOP`]) set if a hop jumps water or enters the den: a piece
+    /// without that bit and without an opponent's piece in reach has only
+    /// plain steps, counted in one go by [`MoveTables::count_moves`].
+    reach: Vec<u64>,
+}
+
+/// The bit of [`MoveTables`]' `reach` saying a piece's hops must be looked
+/// at one by one (square 63 does not exist).
+const HOP_LOOP: u64 = 1 << 63;
+
+/// What a forward sweep needs of the quiet moves and den entries of a
+/// position: made by [`MoveTables::count_moves`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveCount {
+    /// Quiet moves: neither a capture nor a den entry.
+    pub quiet: u32,
+    /// Some move enters the opponent's den.
+    pub enters_den: bool,
 }
 
 impl std::fmt::Debug for MoveTables {
@@ -131,9 +150,23 @@ impl MoveTables {
                     .fold(0, |m, h| m | square_bit(h.square))
             })
             .collect();
+        let reach = forward
+            .iter()
+            .map(|hops| {
+                hops.iter().fold(0, |m, h| {
+                    let slow = if h.block != 0 || h.enters_den {
+                        HOP_LOOP
+                    } else {
+                        0
+                    };
+                    m | square_bit(h.square) | slow
+                })
+            })
+            .collect();
         MoveTables {
             rules: rules.clone(),
             board,
+            reach,
             forward,
             backward,
             tactical_reach,
@@ -285,6 +318,59 @@ impl MoveTables {
                 });
             }
         }
+    }
+
+    /// The moves of the side to move in `pos` as a forward sweep needs
+    /// them: `f` is called with every capture, in the order of
+    /// [`MoveTables::for_each_move`]; quiet moves and den entries are only
+    /// counted. A piece whose hops are all plain steps and reach no
+    /// opponent's piece (most pieces of most positions) costs one
+    /// population count instead of a look at each hop.
+    #[inline]
+    pub fn count_moves(&self, pos: &RawPosition, mut f: impl FnMut(RawMove)) -> MoveCount {
+        let side = pos.side_to_move();
+        let own = pos.occupied_by(side);
+        let theirs = pos.occupied_by(side.opponent());
+        let occupied = own | theirs;
+        let mut count = MoveCount::default();
+        let base = side.index() * 8;
+        for code in base..base + 8 {
+            let from = pos.squares()[code];
+            if from == NO_SQUARE {
+                continue;
+            }
+            let slot = code * Square::COUNT + from as usize;
+            let reach = self.reach[slot];
+            if reach & (theirs | HOP_LOOP) == 0 {
+                count.quiet += (reach & !occupied).count_ones();
+                continue;
+            }
+            for hop in &self.forward[slot] {
+                let to = square_bit(hop.square);
+                if occupied & hop.block != 0 || own & to != 0 {
+                    continue;
+                }
+                if theirs & to != 0 {
+                    let v = pos
+                        .piece_code_at(hop.square, side.opponent())
+                        .expect("an opponent's piece");
+                    if hop.captures & (1 << (v & 7)) != 0 {
+                        f(RawMove {
+                            code: code as u8,
+                            from,
+                            to: hop.square,
+                            victim: v as u8,
+                            enters_den: hop.enters_den,
+                        });
+                    }
+                } else if hop.enters_den {
+                    count.enters_den = true;
+                } else {
+                    count.quiet += 1;
+                }
+            }
+        }
+        count
     }
 
     /// Calls `f(code, to)` for the quiet moves (neither a capture nor a den

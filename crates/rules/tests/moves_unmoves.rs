@@ -219,6 +219,28 @@ fn move_tables_agree_with_the_plain_generators() {
                     .collect();
                 assert_eq!(tactical, expected, "{pos} under {rules}");
                 tactical_seen += expected.len();
+                // The sweep's count: the captures called in the same order,
+                // the quiet moves and den entries counted.
+                let mut captures = Vec::new();
+                let count = tables.count_moves(&raw, |m| captures.push(m.to_move()));
+                let legal = pos.legal_moves(rules);
+                let den = |m: &Move| rules.board().is_den_of(m.to, pos.side_to_move().opponent());
+                let taking: Vec<Move> = legal
+                    .iter()
+                    .filter(|m| m.captured.is_some())
+                    .copied()
+                    .collect();
+                assert_eq!(captures, taking, "{pos} under {rules}");
+                let quiet = legal
+                    .iter()
+                    .filter(|m| m.captured.is_none() && !den(m))
+                    .count();
+                assert_eq!(count.quiet as usize, quiet, "{pos} under {rules}");
+                assert_eq!(
+                    count.enters_den,
+                    legal.iter().any(den),
+                    "{pos} under {rules}"
+                );
                 // The quiet generator: the others, in the same order, and
                 // it stops where its callback says so.
                 let mut quiet = Vec::new();

@@ -389,33 +389,31 @@ fn first_byte(ctx: &ByteCtx, pos: Option<RawPosition>) -> Result<u8, SolveError>
     let Some(pos) = pos else {
         return Ok(RAW_UNUSED as u8);
     };
-    let mut any_move = false;
-    let mut quiet = 0u8;
-    let mut immediate = false;
+    let mut captures = false;
     let mut best_win: Option<u16> = None;
     let mut floor: u16 = 0;
     let mut outside_draw = false;
     let mut error = None;
     // Same as `pos.is_winning_move`, with the piece count read once.
     let lone = pos.count(pos.side_to_move().opponent()) == 1;
-    ctx.tables.for_each_move(&pos, |mv| {
-        any_move = true;
-        if mv.enters_den || (lone && mv.is_capture()) {
-            immediate = true;
-        } else if !mv.is_capture() {
-            quiet += 1;
-        } else if !immediate && error.is_none() {
-            match ctx.subs.value_after(&pos, &mv) {
-                Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-                Ok(Value::Win(k)) => floor = floor.max(k + 1),
-                Ok(Value::Draw) => outside_draw = true,
-                Err(e) => error = Some(e),
-            }
+    let moves = ctx.tables.count_moves(&pos, |mv| {
+        captures = true;
+        if lone || error.is_some() {
+            return;
+        }
+        match ctx.subs.value_after(&pos, &mv) {
+            Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+            Ok(Value::Win(k)) => floor = floor.max(k + 1),
+            Ok(Value::Draw) => outside_draw = true,
+            Err(e) => error = Some(e),
         }
     });
+    let any_move = captures || moves.quiet > 0 || moves.enters_den;
+    let immediate = moves.enters_den || (lone && captures);
     if let Some(e) = error {
         return Err(e);
     }
+    let quiet = moves.quiet;
     Ok(if !any_move {
         match ctx.rules.no_move {
             NoMoveRule::Loss => decided(0),

@@ -629,33 +629,33 @@ fn sweep_chunk(
             ctx.cells[i].store(RAW_UNUSED, Relaxed);
             continue;
         };
-        let mut any_move = false;
-        let mut inside = 0usize; // quiet moves: successors in this material
-        let mut immediate = false; // a move that ends the game at once
+        let mut captures = false;
         let mut best_win: Option<u16> = None; // shortest win through a capture
         let mut floor: u16 = 0;
         let mut outside_draw = false;
         let mut error = None;
         // Same as `pos.is_winning_move`, with the piece count read once.
         let lone = pos.count(pos.side_to_move().opponent()) == 1;
-        ctx.tables.for_each_move(&pos, |mv| {
-            any_move = true;
-            if mv.enters_den || (lone && mv.is_capture()) {
-                immediate = true;
-            } else if !mv.is_capture() {
-                inside += 1;
-            } else if !immediate && error.is_none() {
-                match ctx.subs.value_after(&pos, &mv) {
-                    Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-                    Ok(Value::Win(k)) => floor = floor.max(k + 1),
-                    Ok(Value::Draw) => outside_draw = true,
-                    Err(e) => error = Some(e),
-                }
+        let moves = ctx.tables.count_moves(&pos, |mv| {
+            captures = true;
+            if lone || error.is_some() {
+                return;
+            }
+            match ctx.subs.value_after(&pos, &mv) {
+                Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                Ok(Value::Draw) => outside_draw = true,
+                Err(e) => error = Some(e),
             }
         });
         if let Some(e) = error {
             return Err(e);
         }
+        // Quiet moves: successors in this material.
+        let inside = moves.quiet as usize;
+        let any_move = captures || inside > 0 || moves.enters_den;
+        // A move that ends the game at once.
+        let immediate = moves.enters_den || (lone && captures);
         if !any_move {
             let value = match ctx.rules.no_move {
                 NoMoveRule::Loss => {
