@@ -381,9 +381,13 @@ pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 /// of CPU against 1,391 s (0.96) (`docs/lab/2026-12-05-one-byte-regions.md`;
 /// before the regions 1.30 and 1.31); build `9ee1961`, run back to back
 /// with `c3688ef` on a slow evening, 0.59–0.75 of the CPU and of the wall time
-/// (`docs/lab/2026-12-05-six-piece-cpu-ratio.md`). Kept at 1.4, the
+/// (`docs/lab/2026-12-05-six-piece-cpu-ratio.md`); build `a9e3b10` side by
+/// side with `c3688ef`, one thread each, 0.74 of the CPU, and `5fb4816`
+/// 0.88–0.97 of its own 16-bit solve's CPU up to 5 pieces
+/// (`docs/lab/2026-12-06-stalls-and-counted-moves.md`). Kept at 1.4, the
 /// highest ratio seen before the counts, so that a Slurm time limit is not
-/// set short.
+/// set short: plans of one-byte solves overstate their time (ELTvELT on one
+/// thread: 66 minutes planned, 35 taken).
 pub const ONE_BYTE_TIME_FACTOR: f64 = 1.4;
 
 #[cfg(test)]
