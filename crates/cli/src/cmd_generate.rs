@@ -55,7 +55,7 @@ pub struct Args {
     no_space_check: bool,
     /// Solve in one byte a slot: about 1.1 bytes a slot at the peak
     /// instead of 2.75, for about the same CPU as 16-bit cells up to 5
-    /// pieces (0.93–1.04 times) and less at 6 (ELTvELT: 0.6–0.75 times).
+    /// pieces (0.87–0.97 times) and less at 6 (ELTvELT: about 0.75 times).
     /// The tables are the same. A material whose distances do not fit a
     /// byte beside its bounds is solved in 16-bit cells.
     #[arg(long)]

@@ -67,7 +67,7 @@ use crate::error::SolveError;
 use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_indexer::{Decoder, Neighbours, PositionIndex};
-use jungletb_rules::{NoMoveRule, RawPosition, Value};
+use jungletb_rules::{NoMoveRule, RawPosition};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -389,55 +389,31 @@ fn first_byte(ctx: &ByteCtx, pos: Option<RawPosition>) -> Result<u8, SolveError>
     let Some(pos) = pos else {
         return Ok(RAW_UNUSED as u8);
     };
-    let mut captures = false;
-    let mut best_win: Option<u16> = None;
-    let mut floor: u16 = 0;
-    let mut outside_draw = false;
-    let mut error = None;
-    // Same as `pos.is_winning_move`, with the piece count read once.
-    let lone = pos.count(pos.side_to_move().opponent()) == 1;
-    let moves = ctx.tables.count_moves(&pos, |mv| {
-        captures = true;
-        if lone || error.is_some() {
-            return;
-        }
-        match ctx.subs.value_after(&pos, &mv) {
-            Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-            Ok(Value::Win(k)) => floor = floor.max(k + 1),
-            Ok(Value::Draw) => outside_draw = true,
-            Err(e) => error = Some(e),
-        }
-    });
-    let any_move = captures || moves.quiet > 0 || moves.enters_den;
-    let immediate = moves.enters_den || (lone && captures);
-    if let Some(e) = error {
-        return Err(e);
-    }
-    let quiet = moves.quiet;
-    Ok(if !any_move {
+    let moves = ctx.subs.weigh_moves(&ctx.tables, &pos)?;
+    Ok(if !moves.any_move {
         match ctx.rules.no_move {
             NoMoveRule::Loss => decided(0),
             NoMoveRule::Draw => RAW_DRAW as u8,
         }
-    } else if immediate {
+    } else if moves.immediate {
         decided(1)
-    } else if let Some(w) = best_win {
+    } else if let Some(w) = moves.best_win {
         // Tentative: a win found inside the material may be shorter.
         if w > layout.max_plies() {
             return Err(overflow());
         }
         decided(w)
-    } else if outside_draw {
+    } else if moves.outside_draw {
         NO_LOSS
-    } else if floor > layout.max_plies() {
+    } else if moves.floor > layout.max_plies() {
         return Err(overflow());
-    } else if quiet == 0 {
+    } else if moves.quiet == 0 {
         // Every move is a capture into a table won for the opponent.
-        decided(floor)
+        decided(moves.floor)
     } else {
         // Every position holds its true count, so that the counts never
         // drop below 0.
-        let count = quiet as usize * weight(&pos) as usize;
+        let count = moves.quiet as usize * weight(&pos) as usize;
         if count > MAX_COUNT as usize {
             return Err(SolveError::TooManyMoves {
                 material: ctx.index.material(),
@@ -445,7 +421,7 @@ fn first_byte(ctx: &ByteCtx, pos: Option<RawPosition>) -> Result<u8, SolveError>
                 limit: MAX_COUNT as usize,
             });
         }
-        Layout::count_code(count as u8, floor > 0)
+        Layout::count_code(count as u8, moves.floor > 0)
     })
 }
 

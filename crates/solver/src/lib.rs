@@ -41,10 +41,11 @@
 //! and whether it has a floor (found again from its captures when it is
 //! lost), and each level finds its positions by scanning the bytes. The tables are the same; it peaks
 //! at about 1.1 bytes a slot instead of 2.75, and takes about the same CPU
-//! up to 5 pieces (0.93–1.04× on ELTvEL and four 4-piece materials,
-//! interleaved on 2026-12-05; 1.15–1.3× before), and less at 6 (0.59–0.75× the CPU of build
-//! `c3688ef`'s 16-bit solve on ELTvELT, run before and after: both apply their
-//! updates region by region, `buckets.rs`; [`Calibration::one_byte`]).
+//! up to 5 pieces (0.87–0.97× of the same build's 16-bit solve on ELTvEL
+//! and four 4-piece materials, interleaved on 2026-12-06; 1.15–1.3×
+//! before), and less at 6 (0.74× the CPU of build `c3688ef`'s 16-bit solve
+//! on ELTvELT, run beside it: both apply their updates region by region,
+//! `buckets.rs`; [`Calibration::one_byte`]).
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]

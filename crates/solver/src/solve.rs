@@ -24,7 +24,7 @@ use crate::watch::Watch;
 use crate::work::WorkArray;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use jungletb_indexer::{Material, PositionIndex};
-use jungletb_rules::{MoveTables, NoMoveRule, Ruleset, Value};
+use jungletb_rules::{MoveTables, NoMoveRule, Ruleset};
 use jungletb_tablebase::Tablebase;
 use rayon::prelude::*;
 use std::path::Path;
@@ -629,34 +629,10 @@ fn sweep_chunk(
             ctx.cells[i].store(RAW_UNUSED, Relaxed);
             continue;
         };
-        let mut captures = false;
-        let mut best_win: Option<u16> = None; // shortest win through a capture
-        let mut floor: u16 = 0;
-        let mut outside_draw = false;
-        let mut error = None;
-        // Same as `pos.is_winning_move`, with the piece count read once.
-        let lone = pos.count(pos.side_to_move().opponent()) == 1;
-        let moves = ctx.tables.count_moves(&pos, |mv| {
-            captures = true;
-            if lone || error.is_some() {
-                return;
-            }
-            match ctx.subs.value_after(&pos, &mv) {
-                Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-                Ok(Value::Win(k)) => floor = floor.max(k + 1),
-                Ok(Value::Draw) => outside_draw = true,
-                Err(e) => error = Some(e),
-            }
-        });
-        if let Some(e) = error {
-            return Err(e);
-        }
+        let moves = ctx.subs.weigh_moves(&ctx.tables, &pos)?;
         // Quiet moves: successors in this material.
         let inside = moves.quiet as usize;
-        let any_move = captures || inside > 0 || moves.enters_den;
-        // A move that ends the game at once.
-        let immediate = moves.enters_den || (lone && captures);
-        if !any_move {
+        if !moves.any_move {
             let value = match ctx.rules.no_move {
                 NoMoveRule::Loss => {
                     seed(0, i);
@@ -667,10 +643,10 @@ fn sweep_chunk(
             ctx.cells[i].store(value, Relaxed);
             continue;
         }
-        if best_win.unwrap_or(0) > MAX_WORK_PLIES || floor > MAX_FLOOR {
+        if moves.best_win.unwrap_or(0) > MAX_WORK_PLIES || moves.floor > MAX_FLOOR {
             return Err(SolveError::DistanceOverflow {
                 material: ctx.index.material(),
-                limit: if floor > MAX_FLOOR {
+                limit: if moves.floor > MAX_FLOOR {
                     MAX_FLOOR - 1
                 } else {
                     MAX_WORK_PLIES
@@ -679,7 +655,7 @@ fn sweep_chunk(
             });
         }
         // Every position stores its true count, so decrements never underflow.
-        let count = inside * weight(&pos) as usize + outside_draw as usize;
+        let count = inside * weight(&pos) as usize + moves.outside_draw as usize;
         if count > MAX_COUNT {
             return Err(SolveError::TooManyMoves {
                 material: ctx.index.material(),
@@ -688,19 +664,19 @@ fn sweep_chunk(
             });
         }
         let count = count as u8;
-        let value = if immediate {
+        let value = if moves.immediate {
             seed(1, i);
             win(1)
-        } else if let Some(w) = best_win {
+        } else if let Some(w) = moves.best_win {
             // Tentative: a win found inside the material may be shorter.
             seed(w, i);
             win(w)
         } else if count == 0 {
             // Every move is a capture into a smaller table lost for us.
-            seed(floor, i);
-            loss(floor)
+            seed(moves.floor, i);
+            loss(moves.floor)
         } else {
-            undecided(floor, count)
+            undecided(moves.floor, count)
         };
         ctx.cells[i].store(value, Relaxed);
     }

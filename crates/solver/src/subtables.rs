@@ -2,9 +2,27 @@
 
 use crate::error::SolveError;
 use jungletb_indexer::Material;
-use jungletb_rules::{RawMove, RawPosition, Value};
+use jungletb_rules::{MoveTables, RawMove, RawPosition, Value};
 use jungletb_tablebase::{Table, TableError, Tablebase};
 use std::sync::Arc;
+
+/// A position's moves as a forward sweep weighs them (both solves'
+/// sweeps): made by [`SubTables::weigh_moves`].
+pub(crate) struct SweptMoves {
+    /// The side to move has a move.
+    pub(crate) any_move: bool,
+    /// A move ends the game at once (enters the den, or takes the last
+    /// piece).
+    pub(crate) immediate: bool,
+    /// Quiet moves: successors in this material.
+    pub(crate) quiet: u32,
+    /// The shortest win through a capture, in plies.
+    pub(crate) best_win: Option<u16>,
+    /// 1 + the longest loss through a capture (0 without one).
+    pub(crate) floor: u16,
+    /// A capture leads to a draw.
+    pub(crate) outside_draw: bool,
+}
 
 /// For each piece a capture can take, the table of the material left and
 /// whether positions must be colour-swapped to be found in it.
@@ -39,6 +57,47 @@ impl SubTables {
             .flatten()
             .flat_map(|(table, _)| table.header().sides.iter().map(|s| s.longest_win))
             .max()
+    }
+
+    /// `pos`'s moves counted (`MoveTables::count_moves`) and each capture's
+    /// value read here, unless a capture takes the last piece. The first
+    /// read that fails is the error.
+    #[inline]
+    pub(crate) fn weigh_moves(
+        &self,
+        tables: &MoveTables,
+        pos: &RawPosition,
+    ) -> Result<SweptMoves, SolveError> {
+        let mut captures = false;
+        let mut best_win: Option<u16> = None;
+        let mut floor: u16 = 0;
+        let mut outside_draw = false;
+        let mut error = None;
+        // Same as `pos.is_winning_move`, with the piece count read once.
+        let lone = pos.count(pos.side_to_move().opponent()) == 1;
+        let moves = tables.count_moves(pos, |mv| {
+            captures = true;
+            if lone || error.is_some() {
+                return;
+            }
+            match self.value_after(pos, &mv) {
+                Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                Ok(Value::Draw) => outside_draw = true,
+                Err(e) => error = Some(e),
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        Ok(SweptMoves {
+            any_move: captures || moves.quiet > 0 || moves.enters_den,
+            immediate: moves.enters_den || (lone && captures),
+            quiet: moves.quiet,
+            best_win,
+            floor,
+            outside_draw,
+        })
     }
 
     /// The value (for the side to move then) of the position after the
