@@ -373,22 +373,18 @@ fn peak_memory_bytes_at(slots: u64, sub_slots: u64, per_slot: f64) -> u64 {
 pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 
 /// The time of a solve in one-byte cells over a solve in 16-bit cells, at
-/// most. Up to 5 pieces the one-byte updates are compare-and-swaps of
-/// words anywhere in the table: `ELTvET` 1.15 (wall) and 1.12 (CPU)
-/// (`docs/lab/2026-12-05-one-byte-counts.md`). At 6 pieces both solves
-/// apply their updates region by region: `ELTvELT` on 2 threads, one after
-/// the other on an idle machine, 690.3 s against 734.3 s (0.94), 1,338 s
-/// of CPU against 1,391 s (0.96) (`docs/lab/2026-12-05-one-byte-regions.md`;
-/// before the regions 1.30 and 1.31); build `9ee1961`, run back to back
-/// with `c3688ef` on a slow evening, 0.59–0.75 of the CPU and of the wall time
-/// (`docs/lab/2026-12-05-six-piece-cpu-ratio.md`); build `a9e3b10` side by
-/// side with `c3688ef`, one thread each, 0.74 of the CPU, and `5fb4816`
-/// 0.88–0.97 of its own 16-bit solve's CPU up to 5 pieces
-/// (`docs/lab/2026-12-06-stalls-and-counted-moves.md`). Kept at 1.4, the
-/// highest ratio seen before the counts, so that a Slurm time limit is not
-/// set short: plans of one-byte solves overstate their time (ELTvELT on one
-/// thread: 66 minutes planned, 35 taken).
-pub const ONE_BYTE_TIME_FACTOR: f64 = 1.4;
+/// most. Measured as the CPU of both solves of one build, summed over
+/// interleaved rounds (`docs/lab/2026-12-06-stalls-and-counted-moves.md`,
+/// build `5fb4816`): 0.87 (`ELvEL`), 0.94 (`ELvET`), 0.95 (`ELvLT`), 0.97
+/// (`ETvLT`) and 0.92 (`ELTvEL`); at 6 pieces, `ELTvELT` 0.96
+/// (`docs/lab/2026-12-05-one-byte-regions.md`). So 1.0, the highest ratio
+/// rounded up. The 6-piece rate it multiplies is `c3688ef`'s 16-bit
+/// solve, which the one-byte solve of `a9e3b10` beat by a quarter
+/// (`ELTvELT` on one thread: 2,108 s of CPU against 2,864 s, run side by
+/// side), so a plan of one-byte solves still overstates their time. It was
+/// 1.4 while the one-byte solve re-checked candidate losses (1.30 on
+/// `ELTvELT`, 1.12 on `ELTvET`), and then overstated by half again.
+pub const ONE_BYTE_TIME_FACTOR: f64 = 1.0;
 
 #[cfg(test)]
 mod tests {
