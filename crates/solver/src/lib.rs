@@ -67,6 +67,7 @@ mod frontier;
 mod generate;
 mod le;
 mod levels;
+mod memory;
 mod notice;
 mod plan;
 mod propagate;
@@ -74,6 +75,7 @@ mod regions;
 mod schedule;
 pub mod slurm;
 mod solve;
+mod solved_values;
 mod space;
 mod subtables;
 mod sweep;
@@ -93,16 +95,15 @@ pub use generate::{
     generate, generate_until, generate_with, GenerateEvent, GenerateOptions, GenerateReport,
     MaterialReport,
 };
+pub use memory::{in_memory_bytes, minimum_memory, working_file_bytes};
 pub use notice::Notice;
 pub use plan::{
     machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, ONE_BYTE_PEAK_BYTES_PER_SLOT,
     ONE_BYTE_TIME_FACTOR, PEAK_BYTES_PER_SLOT,
 };
 pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
-pub use solve::{
-    in_memory_bytes, minimum_memory, solve_material, solve_material_until, solve_material_with,
-    working_file_bytes, RawValues, SolveStats, SolvedValues,
-};
+pub use solve::{solve_material, solve_material_until, solve_material_with, SolveStats};
+pub use solved_values::{RawValues, SolvedValues};
 pub use sweep::{forward_sweep, SweepStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};
 pub use verify_files::{verify, verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};

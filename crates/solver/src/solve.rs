@@ -4,7 +4,7 @@
 //! or a memory-mapped file. Pass 1 (here) sweeps every slot; pass 2 runs
 //! level by level, each level's work in `propagate.rs`.
 
-use crate::buckets::{bucket_bytes, Rounds};
+use crate::buckets::Rounds;
 use crate::byte_codes::counts_fit;
 use crate::byte_presence::Presence;
 use crate::byte_solve::{self, ByteCells, ByteCtx, Layout, LevelState};
@@ -16,9 +16,11 @@ use crate::context::Ctx;
 use crate::error::SolveError;
 use crate::frontier::Frontier;
 use crate::levels::LevelLists;
+use crate::memory::working_file_bytes;
 use crate::propagate::{propagate_slots, LevelOutcome};
 use crate::regions::{byte_region_bits, ByRegions, Propagation};
 use crate::schedule::Schedule;
+use crate::solved_values::SolvedValues;
 use crate::subtables::SubTables;
 use crate::watch::Watch;
 use crate::work::WorkArray;
@@ -62,10 +64,10 @@ pub struct SolveStats {
 /// (see [`jungletb_format::encoding`]) for every slot of the material's index.
 ///
 /// `mem_budget` (bytes) decides where the big arrays live: when the cells
-/// and the output fit in it (see [`in_memory_bytes`]) they are ordinary
+/// and the output fit in it (see [`in_memory_bytes`](crate::in_memory_bytes)) they are ordinary
 /// memory, otherwise memory-mapped files in `work_dir`, which the kernel
 /// pages to disk as needed. Only the frontier bitmaps (1/4 byte per slot)
-/// must fit in memory (see [`minimum_memory`]). `on_progress` is called
+/// must fit in memory (see [`minimum_memory`](crate::minimum_memory)). `on_progress` is called
 /// with counts of positions swept. Levels are propagated as
 /// [`Propagation::Auto`] chooses.
 pub fn solve_material(
@@ -234,7 +236,7 @@ pub fn solve_material_until(
         |c| if is_undecided(c) { RAW_DRAW } else { c },
         |v| v != RAW_UNUSED,
     );
-    let raw = SolvedValues(cells, 2);
+    let raw = SolvedValues::new(cells, 2);
     Ok((raw, stats))
 }
 
@@ -339,7 +341,7 @@ impl ByteSolve<'_> {
         stats.propagate = t1.elapsed();
         stats.positions = byte_solve::finish(&ctx);
         drop(ctx);
-        Ok((SolvedValues(cells, 1), stats))
+        Ok((SolvedValues::new(cells, 1), stats))
     }
 }
 
@@ -489,109 +491,6 @@ fn propagate_pass(
         d += 1;
     }
     Ok(highest)
-}
-
-/// The raw values of a solved material, one per index slot (see
-/// [`jungletb_format::encoding`]): in memory or in a memory-mapped working
-/// file, as the memory budget decided.
-/// One byte a value when solved in one-byte cells, else two.
-pub struct SolvedValues(WorkArray, u8);
-
-/// The raw values of a solve as they lie in its working memory.
-#[derive(Debug, Clone, Copy)]
-pub enum RawValues<'a> {
-    /// One byte a value (solved in one-byte cells).
-    Bytes(&'a [u8]),
-    /// Two bytes a value.
-    Wide(&'a [u16]),
-}
-
-impl SolvedValues {
-    /// The values as they lie in memory.
-    pub fn raw(&self) -> RawValues<'_> {
-        match self.1 {
-            1 => RawValues::Bytes(self.0.u8()),
-            _ => RawValues::Wide(self.0.u16()),
-        }
-    }
-
-    /// The number of values (index slots).
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// True if there are no slots.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The values, two bytes each.
-    pub fn to_vec(&self) -> Vec<u16> {
-        match self.raw() {
-            RawValues::Bytes(b) => b.iter().map(|&v| v as u16).collect(),
-            RawValues::Wide(w) => w.to_vec(),
-        }
-    }
-}
-
-impl std::fmt::Debug for SolvedValues {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SolvedValues")
-            .field("slots", &self.len())
-            .field("bytes_a_value", &self.1)
-            .finish()
-    }
-}
-
-/// Bytes of memory a material of `slots` index slots needs to be solved
-/// entirely in memory with `propagation`: the cells (2 bytes a slot, or 1
-/// in [`Propagation::ByteCells`]; they become the output in place) and what
-/// [`minimum_memory`] counts.
-pub fn in_memory_bytes(slots: u64, propagation: Propagation) -> u64 {
-    slots * cell_bytes(propagation) + minimum_memory(slots, propagation)
-}
-
-/// Bytes of working files the solve of a material of `slots` index slots
-/// with `propagation` writes under a memory budget of `mem_budget`: none
-/// when [`in_memory_bytes`] fit in it, else its cells, in a working
-/// directory beside the tables until the solve ends.
-pub fn working_file_bytes(slots: u64, mem_budget: u64, propagation: Propagation) -> u64 {
-    if in_memory_bytes(slots, propagation) <= mem_budget {
-        0
-    } else {
-        slots * cell_bytes(propagation)
-    }
-}
-
-/// Bytes a slot of the cells of a solve with `propagation`.
-fn cell_bytes(propagation: Propagation) -> u64 {
-    match propagation {
-        Propagation::ByteCells => 1,
-        _ => 2,
-    }
-}
-
-/// Memory for buffers, lists and the move tables, beside the cells.
-const BUFFERS: u64 = 64 << 20;
-
-/// The least memory budget that lets a material of `slots` index slots make
-/// progress with `propagation`: 64 MiB for lists, buffers and the move
-/// tables; with 16-bit cells also the frontier bitmaps (1/4 byte a slot)
-/// and, for a material propagated by regions under [`Propagation::Auto`]
-/// (every 6-piece one), the buckets of a round on the current rayon pool's
-/// threads (ELTvELT on 2 threads: 349 MB). One-byte cells keep no
-/// bitmaps, only the buckets at 6 pieces (ELTvELT on 2 threads: 309 MB).
-/// Everything else can live in files.
-pub fn minimum_memory(slots: u64, propagation: Propagation) -> u64 {
-    let threads = rayon::current_num_threads();
-    if propagation == Propagation::ByteCells {
-        let buckets = byte_region_bits(slots, threads);
-        return BUFFERS + buckets.map_or(0, |bits| bucket_bytes(slots, bits, threads));
-    }
-    let buckets = Propagation::Auto
-        .region_bits(slots, threads)
-        .map_or(0, |bits| bucket_bytes(slots, bits, threads));
-    slots / 4 + BUFFERS + buckets
 }
 
 /// What the sweep of one chunk decided: counts of the positions put in the

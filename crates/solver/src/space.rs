@@ -11,8 +11,8 @@
 //! (another writer on the same disk, a table that needs 2 bytes a slot).
 
 use crate::error::SolveError;
+use crate::memory::working_file_bytes;
 use crate::regions::Propagation;
-use crate::solve::working_file_bytes;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::plain_table_len;
