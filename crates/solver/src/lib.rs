@@ -40,12 +40,12 @@
 //! position's byte holds its value or its count of undecided successors
 //! and whether it has a floor (found again from its captures when it is
 //! lost), and each level finds its positions by scanning the bytes. The tables are the same; it peaks
-//! at about 1.1 bytes a slot instead of 2.75, and takes about the same CPU
-//! up to 5 pieces (0.87–0.97× of the same build's 16-bit solve on ELTvEL
-//! and four 4-piece materials, interleaved on 2026-12-06; 1.15–1.3×
-//! before), and less at 6 (0.74× the CPU of build `c3688ef`'s 16-bit solve
-//! on ELTvELT, run beside it: both apply their updates region by region,
-//! `buckets.rs`; [`Calibration::one_byte`]).
+//! at about 1.1 bytes a slot instead of 2.75, and takes a little less CPU
+//! than the same build's 16-bit solve: 0.87–0.97× on ELTvEL and four
+//! 4-piece materials (interleaved, 2026-12-06; 1.15–1.3× before), 0.96× on
+//! ELTvELT, where both apply their updates region by region
+//! (`buckets.rs`; [`Calibration::one_byte`]). Against build `c3688ef`'s
+//! 16-bit solve, run beside it on ELTvELT: 0.71–0.72× the CPU.
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]

@@ -379,9 +379,10 @@ pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 /// (`ETvLT`) and 0.92 (`ELTvEL`); at 6 pieces, `ELTvELT` 0.96
 /// (`docs/lab/2026-12-05-one-byte-regions.md`). So 1.0, the highest ratio
 /// rounded up. The 6-piece rate it multiplies is `c3688ef`'s 16-bit
-/// solve, which the one-byte solve of `a9e3b10` beat by a quarter
-/// (`ELTvELT` on one thread: 2,108 s of CPU against 2,864 s, run side by
-/// side), so a plan of one-byte solves still overstates their time. It was
+/// solve, whose CPU the one-byte solve of `fde8b96` takes 0.71–0.72 of
+/// (`ELTvELT` on one thread, run side by side: 1,988 s against 2,747 s,
+/// 1,977 s against 2,772 s), so a plan of one-byte solves still overstates
+/// their time. It was
 /// 1.4 while the one-byte solve re-checked candidate losses (1.30 on
 /// `ELTvELT`, 1.12 on `ELTvET`), and then overstated by half again.
 pub const ONE_BYTE_TIME_FACTOR: f64 = 1.0;
