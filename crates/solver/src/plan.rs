@@ -382,9 +382,10 @@ pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
 /// solve, whose CPU the one-byte solve of `fde8b96` takes 0.71–0.72 of
 /// (`ELTvELT` on one thread, run side by side: 1,988 s against 2,747 s,
 /// 1,977 s against 2,772 s), so a plan of one-byte solves still overstates
-/// their time. It was
-/// 1.4 while the one-byte solve re-checked candidate losses (1.30 on
-/// `ELTvELT`, 1.12 on `ELTvET`), and then overstated by half again.
+/// their time. It was 1.4 while the one-byte solve re-checked candidate
+/// losses (1.30 on `ELTvELT`, 1.12 on `ELTvET`); kept after the counts,
+/// it planned one-byte solves at about twice their time (`ELTvELT` on
+/// one thread: 66 minutes planned, 35 taken).
 pub const ONE_BYTE_TIME_FACTOR: f64 = 1.0;
 
 #[cfg(test)]

@@ -64,10 +64,11 @@ pub struct SolveStats {
 /// (see [`jungletb_format::encoding`]) for every slot of the material's index.
 ///
 /// `mem_budget` (bytes) decides where the big arrays live: when the cells
-/// and the output fit in it (see [`in_memory_bytes`](crate::in_memory_bytes)) they are ordinary
-/// memory, otherwise memory-mapped files in `work_dir`, which the kernel
-/// pages to disk as needed. Only the frontier bitmaps (1/4 byte per slot)
-/// must fit in memory (see [`minimum_memory`](crate::minimum_memory)). `on_progress` is called
+/// and the output fit in it (see [`in_memory_bytes`](crate::in_memory_bytes))
+/// they are ordinary memory, otherwise memory-mapped files in `work_dir`,
+/// which the kernel pages to disk as needed. Only the frontier bitmaps
+/// (1/4 byte per slot) and the buckets must fit in memory (see
+/// [`minimum_memory`](crate::minimum_memory)). `on_progress` is called
 /// with counts of positions swept. Levels are propagated as
 /// [`Propagation::Auto`] chooses.
 pub fn solve_material(
