@@ -79,6 +79,9 @@ pub struct MoveTables {
     /// without that bit and without an opponent's piece in reach has only
     /// plain steps, counted in one go by [`MoveTables::count_moves`].
     reach: Vec<u64>,
+    /// `code` → the squares from which the piece steps into the opponent's
+    /// den without crossing water (see [`MoveTables::steps_into_den`]).
+    den_steps: [u64; 16],
 }
 
 /// The bit of [`MoveTables`]' `reach` saying a piece's hops must be looked
@@ -163,10 +166,23 @@ impl MoveTables {
                 })
             })
             .collect();
+        let den_steps = std::array::from_fn(|code| {
+            Square::all().fold(0, |m, sq| {
+                let sure = forward[code * Square::COUNT + sq.index()]
+                    .iter()
+                    .any(|h| h.enters_den && h.block == 0);
+                m | if sure {
+                    square_bit(sq.index() as u8)
+                } else {
+                    0
+                }
+            })
+        });
         MoveTables {
             rules: rules.clone(),
             board,
             reach,
+            den_steps,
             forward,
             backward,
             tactical_reach,
@@ -376,6 +392,25 @@ impl MoveTables {
             }
         }
         count
+    }
+
+    /// True if `side`, whether to move in `pos` or not, has a piece one
+    /// step from the opponent's den, the den empty, the step crossing no
+    /// water. No move of the other side but a capture of that piece takes
+    /// such an entry away: a piece never enters its own den, so it cannot
+    /// stand in the way. So when the other side is to move, every quiet
+    /// move it has leads to a position `side` wins at once (the one-byte
+    /// solve decides such positions in its sweep).
+    #[inline]
+    pub fn steps_into_den(&self, pos: &RawPosition, side: Color) -> bool {
+        if self.dens[side.opponent().index()] & pos.occupied() != 0 {
+            return false;
+        }
+        let base = side.index() * 8;
+        (base..base + 8).any(|code| {
+            let sq = pos.squares()[code];
+            sq != NO_SQUARE && self.den_steps[code] >> sq & 1 != 0
+        })
     }
 
     /// Calls `f(code, to)` for the quiet moves (neither a capture nor a den

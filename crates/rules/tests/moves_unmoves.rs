@@ -171,6 +171,7 @@ fn move_tables_agree_with_the_plain_generators() {
         ("E", "RD"),
     ];
     let mut tactical_seen = 0;
+    let mut sure_entries_seen = 0;
     for rules in &variants {
         let tables = MoveTables::new(rules);
         for (w, b) in materials {
@@ -285,9 +286,30 @@ fn move_tables_agree_with_the_plain_generators() {
                     pos.unmoves(rules, None).to_vec(),
                     "{pos} under {rules}"
                 );
+                // A sure den entry: the side to move has it as a move, and
+                // the other side keeps it through every quiet move made.
+                let mover = raw.side_to_move();
+                if tables.steps_into_den(&raw, mover) {
+                    assert!(count.enters_den, "{pos} under {rules}");
+                    sure_entries_seen += 1;
+                }
+                if tables.steps_into_den(&raw, mover.opponent()) {
+                    tables.for_each_move(&raw, |m| {
+                        if !m.is_capture() && !m.enters_den {
+                            let next = raw.after(&m);
+                            let entry = tables.count_moves(&next, |_| {}).enters_den;
+                            assert!(entry, "{pos} under {rules}: {m:?} took the den entry away");
+                        }
+                    });
+                    sure_entries_seen += 1;
+                }
             }
         }
     }
+    assert!(
+        sure_entries_seen > 100,
+        "{sure_entries_seen} sure den entries seen"
+    );
     // Not vacuous: random positions with many pieces have tactical moves.
     assert!(tactical_seen > 1000, "{tactical_seen} tactical moves seen");
 }

@@ -38,13 +38,15 @@
 //!
 //! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
 //! between levels, and may stop within a level, between two chunks of
-//! 2^16 slots: its checkpoint (`JTBCKPB3`) has the same fields up to the
+//! 2^16 slots: its checkpoint (`JTBCKPB4`) has the same fields up to the
 //! highest level run, then the `n` bytes, a bit for each chunk of that
 //! level already run (8⌈n / 2^22⌉ bytes, all 0 between levels) and the
 //! CRC-32. The resumed solve runs that level's other chunks, and only
 //! those: a chunk run twice would count its wins down twice.
 //! `JTBCKPB1` and `JTBCKPB2`, of builds whose bytes held floors instead of
-//! counts, are refused. A solve resumes in the kind of cells its checkpoint holds
+//! counts, and `JTBCKPB3`, of builds whose sweep left positions open to a
+//! den entry for level 1 to count down (this one's level 1 passes them
+//! by), are refused. A solve resumes in the kind of cells its checkpoint holds
 //! ([`saved_in_bytes`]), whichever it was asked for: both write the same
 //! values.
 
@@ -61,11 +63,12 @@ use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"JTBCKPT1";
 /// The checkpoint of a solve in one-byte cells.
-const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB3";
+const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB4";
 /// The checkpoints of one-byte solves of earlier builds, whose bytes held
-/// floors instead of counts (`byte_solve.rs`): they would be misread, so
+/// floors instead of counts (1, 2) or counts this build's level 1 no
+/// longer counts down (3, see `byte_solve.rs`): they would be misread, so
 /// they are refused.
-const MAGIC_BYTES_OLD: [&[u8; 8]; 2] = [b"JTBCKPB1", b"JTBCKPB2"];
+const MAGIC_BYTES_OLD: [&[u8; 8]; 3] = [b"JTBCKPB1", b"JTBCKPB2", b"JTBCKPB3"];
 
 /// Where the propagation stood between two levels.
 pub(crate) struct Resume {
