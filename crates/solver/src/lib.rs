@@ -45,7 +45,7 @@
 //! 4-piece materials (interleaved, 2026-12-06; 1.15–1.3× before), 0.96× on
 //! ELTvELT, where both apply their updates region by region
 //! (`buckets.rs`; [`Calibration::one_byte`]). Against build `c3688ef`'s
-//! 16-bit solve, run beside it on ELTvELT: 0.71–0.72× the CPU.
+//! 16-bit solve, run beside it on ELTvELT: 0.63× the CPU (build `98e83c4`).
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
