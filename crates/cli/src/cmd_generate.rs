@@ -54,8 +54,9 @@ pub struct Args {
     #[arg(long)]
     no_space_check: bool,
     /// Solve in one byte a slot: about 1.1 bytes a slot at the peak
-    /// instead of 2.75, for a little less CPU than 16-bit cells (0.87–0.97
-    /// times up to 5 pieces, 0.96 on ELTvELT).
+    /// instead of 2.75, for less CPU than 16-bit cells (0.87–0.97 times up
+    /// to 5 pieces and 0.96 on ELTvELT before its den-entry shortcut; 0.63
+    /// times build c3688ef's on ELTvELT with it).
     /// The tables are the same. A material whose distances do not fit a
     /// byte beside its bounds is solved in 16-bit cells.
     #[arg(long)]

@@ -40,8 +40,9 @@
 //! position's byte holds its value or its count of undecided successors
 //! and whether it has a floor (found again from its captures when it is
 //! lost), and each level finds its positions by scanning the bytes. The tables are the same; it peaks
-//! at about 1.1 bytes a slot instead of 2.75, and takes a little less CPU
-//! than the same build's 16-bit solve: 0.87–0.97× on ELTvEL and four
+//! at about 1.1 bytes a slot instead of 2.75, and takes less CPU
+//! than the same build's 16-bit solve (measured before `98e83c4`, whose
+//! sweep decides den entries, took more off): 0.87–0.97× on ELTvEL and four
 //! 4-piece materials (interleaved, 2026-12-06; 1.15–1.3× before), 0.96× on
 //! ELTvELT, where both apply their updates region by region
 //! (`buckets.rs`; [`Calibration::one_byte`]). Against build `c3688ef`'s
