@@ -19,6 +19,8 @@ export interface MoveAnswer {
 
 /** A position's value and every legal move: `GET /api/{ruleset}?position=`. */
 export interface PositionAnswer {
+  /** The label of the rule set that answered. */
+  ruleset: string;
   position: string;
   side_to_move: Side;
   category: Category;
@@ -30,6 +32,8 @@ export interface PositionAnswer {
 
 /** The WDL value alone. */
 export interface WdlAnswer {
+  /** The label of the rule set that answered. */
+  ruleset: string;
   position: string;
   side_to_move: Side;
   category: Category;
@@ -45,6 +49,8 @@ export interface MainlineStep {
 
 /** An optimal line to the end: `GET /api/{ruleset}/mainline`. */
 export interface MainlineAnswer {
+  /** The label of the rule set that answered. */
+  ruleset: string;
   position: string;
   category: Category;
   plies: number | null;
@@ -65,7 +71,7 @@ export interface RulesOptions {
   /** `standard` (default), `leiden` or `popular`. */
   ruleset?: string;
   /** Rule options over the rule set, e.g. `{ dog_swims: "true" }`. */
-  rules?: Record<string, string>;
+  rules?: Record<string, string | boolean>;
   /** The WebAssembly module: a URL, its bytes or a compiled module
    * (default: `jungletb.wasm` beside index.js). */
   wasm?: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module;
@@ -105,6 +111,9 @@ export class BadTableError extends JungleError {}
 export class RulesError extends JungleError {}
 /** A network or HTTP failure, or a host that ignores `Range`. */
 export class HostError extends JungleError {}
+/** An unknown option (refused, never ignored) or an argument of the wrong
+ * type. */
+export class OptionsError extends JungleError {}
 
 /** Loads the WebAssembly module (once; every open and parse does it). */
 export function init(source?: RulesOptions["wasm"]): Promise<unknown>;
@@ -113,6 +122,13 @@ export function init(source?: RulesOptions["wasm"]): Promise<unknown>;
 export class Position {
   /** Parses `text` (`"7/7/7/7/7/7/7/2E4/r6 w"`); throws a PositionError. */
   static parse(text: string, options?: RulesOptions): Promise<Position>;
+  /** The named rule set these rules start from (`"popular"`). */
+  readonly ruleset: string;
+  /** The rule options over `ruleset`. */
+  readonly rules: Record<string, string>;
+  /** The rule set's label (`standard`, `popular-custom-<id>`): tables
+   * answer a Position only under their own rules. */
+  readonly rulesetLabel: string;
   readonly text: string;
   readonly sideToMove: Side;
   readonly moves: LegalMove[];
@@ -129,13 +145,23 @@ export class Tablebase {
   static open(location: string | URL, options?: OpenOptions): Promise<Tablebase>;
   /** The materials with a table. */
   readonly materials: string[];
+  /** The named rule set the tables' rules start from. */
+  readonly ruleset: string;
+  /** The rule options over `ruleset`, as given at open. */
+  readonly rules: Record<string, string>;
+  /** The tables' rule-set label (their directory's name). */
+  readonly rulesetLabel: string;
+  /** `text` as a Position under the tables' rules. */
+  position(text?: string): Position;
   /** Requests made, bytes fetched and rounds of fetches waited for. */
   readonly stats: { requests: number; bytes: number; rounds: number };
-  probe(position: string): Promise<PositionAnswer>;
-  probeWdl(position: string): Promise<WdlAnswer>;
-  mainline(position: string): Promise<MainlineAnswer>;
+  /** A text is read under the tables' rules; a Position of other rules
+   * is refused with a RulesError (kind `ruleset_mismatch`). */
+  probe(position: string | Position): Promise<PositionAnswer>;
+  probeWdl(position: string | Position): Promise<WdlAnswer>;
+  mainline(position: string | Position): Promise<MainlineAnswer>;
   /** The piece map: `{position, square, squares: [...]}` as `/api/{ruleset}/map`. */
-  map(position: string, square: string): Promise<unknown>;
+  map(position: string | Position, square: string): Promise<unknown>;
   usage(): { pinned_bytes: number; cached_bytes: number; evicted_pages: number };
   close(): void;
 }

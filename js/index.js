@@ -28,6 +28,9 @@ export class BadTableError extends JungleError {}
 export class RulesError extends JungleError {}
 /** The host failed: a network error, an HTTP error, a `Range` ignored. */
 export class HostError extends JungleError {}
+/** An option this package does not know (`{rule: …}` for `{rules: …}`), or
+ * an argument of the wrong type: refused, never ignored. */
+export class OptionsError extends JungleError {}
 
 function errorOf(answer) {
   const { error, kind } = answer;
@@ -150,8 +153,47 @@ class Wasm {
   }
 }
 
+/** The options `Position.parse` reads. */
+const RULES_KEYS = ["ruleset", "rules", "wasm"];
+/** The options `Tablebase.open` reads. */
+const OPEN_KEYS = [
+  ...RULES_KEYS, "memory", "wholeFileBelow", "wholeFallbackMax", "pageBytes", "maxCachedBytes", "maxDecodedBytes", "fetch",
+];
+
+/** Refuses options this package does not read: a misspelt key must not
+ * leave the tables or a position under rules the caller did not ask for. */
+function checkOptions(options, known, what) {
+  if (options === null || typeof options !== "object") {
+    throw new OptionsError(`${what}: options must be an object, not ${options === null ? "null" : typeof options}`, "options");
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new OptionsError(`${what}: unknown option '${key}' (known: ${known.join(", ")})`, "options");
+    }
+  }
+  const { ruleset, rules } = options;
+  if (ruleset !== undefined && typeof ruleset !== "string") {
+    throw new OptionsError(`${what}: ruleset must be a string such as "standard"`, "options");
+  }
+  if (rules !== undefined && (rules === null || typeof rules !== "object" || Array.isArray(rules))) {
+    throw new OptionsError(`${what}: rules must be an object such as {wolf_outranks_dog: "true"}`, "options");
+  }
+}
+
+/** The rule options as the module reads them: every value a string. */
+function ruleStrings(rules) {
+  return Object.fromEntries(Object.entries(rules ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+/** Two rule-set labels name the same rules: custom rule sets with the same
+ * options have the same id whatever base they were named from. */
+function sameRules(a, b) {
+  const id = (label) => label.replace(/^.*-custom-/, "custom-");
+  return id(a) === id(b);
+}
+
 function spec(options, name) {
-  const s = { ruleset: options.ruleset ?? "standard", rules: options.rules ?? {} };
+  const s = { ruleset: options.ruleset ?? "standard", rules: ruleStrings(options.rules) };
   if (name) s.name = name;
   s.page_bytes = options.pageBytes ?? 4096;
   if (options.maxCachedBytes !== undefined) s.max_cached_bytes = options.maxCachedBytes;
@@ -164,6 +206,15 @@ export class Position {
   constructor(wasm, specText, answer) {
     this._wasm = wasm;
     this._spec = specText;
+    const { ruleset, rules } = JSON.parse(specText);
+    /** The named rule set these rules start from (`"popular"`). */
+    this.ruleset = ruleset;
+    /** The rule options over `ruleset` (`{wolf_outranks_dog: "true"}`). */
+    this.rules = rules;
+    /** The rule set's label, as table directories are named (`standard`,
+     * or `popular-custom-<id>` for options no named rule set has). A
+     * tablebase answers a Position only under its own rules. */
+    this.rulesetLabel = answer.ruleset;
     /** The position in jungletb notation. */
     this.text = answer.position;
     /** `"w"` or `"b"`. */
@@ -177,6 +228,10 @@ export class Position {
   /** Parses `text` under `options.ruleset` (default `standard`) and
    * `options.rules`; throws a `PositionError` with the reason. */
   static async parse(text, options = {}) {
+    checkOptions(options, RULES_KEYS, "Position.parse");
+    if (typeof text !== "string") {
+      throw new OptionsError(`Position.parse: a position text, not ${typeof text}`, "options");
+    }
     const wasm = await init(options.wasm);
     return Position._parse(wasm, spec(options), text);
   }
@@ -345,9 +400,16 @@ const MAX_ROUNDS = 2000;
 
 /** Jungle endgame tablebases of one rule set. */
 export class Tablebase {
-  constructor(wasm, handle, files, tables, options) {
+  constructor(wasm, handle, files, tables, options, label) {
     this._wasm = wasm;
     this._h = handle;
+    this._spec = spec(options);
+    /** The named rule set the tables' rules start from (`"popular"`). */
+    this.ruleset = options.ruleset ?? "standard";
+    /** The rule options over `ruleset`, as given at open. */
+    this.rules = ruleStrings(options.rules);
+    /** The tables' rule-set label (their directory's name). */
+    this.rulesetLabel = label;
     this._files = files;
     this._tables = tables;
     this._wholeBelow = options.wholeFileBelow ?? 65536;
@@ -373,6 +435,7 @@ export class Tablebase {
    * `pageBytes`, `maxCachedBytes`, `fetch`, `wasm`.
    */
   static async open(location, options = {}) {
+    checkOptions(options, OPEN_KEYS, "Tablebase.open");
     const wasm = await init(options.wasm);
     const loc = String(location);
     const local = isNode && !/^https?:/i.test(loc);
@@ -417,7 +480,7 @@ export class Tablebase {
           throw new MissingTableError(`${loc}: this site has no tables of rule set '${label}' (no manifest.json)`, "no_tables");
         }
       }
-      const tb = new Tablebase(wasm, handle, files, new Map(), options);
+      const tb = new Tablebase(wasm, handle, files, new Map(), options, label);
       for (const t of tables) {
         const entry = { ...t, plain: t.file.endsWith(".jtb"), whole: false };
         tb._tables.set(t.material, entry);
@@ -490,13 +553,40 @@ export class Tablebase {
     return this._pending.get(key);
   }
 
-  async _run(what, text, square) {
+  /** `text` as a Position under the tables' rules. */
+  position(text = "start") {
+    return Position._parse(this._wasm, this._spec, text);
+  }
+
+  /** The text of `position` (a text, or a Position of these tables'
+   * rules): a Position of other rules is refused, never answered under
+   * the tables' rules. */
+  _text(position) {
+    if (typeof position === "string") return position;
+    if (position instanceof Position) {
+      if (!sameRules(position.rulesetLabel, this.rulesetLabel)) {
+        throw new RulesError(
+          `the position is under rule set '${position.rulesetLabel}' but the tables are of rule set ` +
+            `'${this.rulesetLabel}'`,
+          "ruleset_mismatch",
+        );
+      }
+      return position.text;
+    }
+    throw new OptionsError(
+      `a position text or a Position, not ${position === null ? "null" : typeof position}`,
+      "options",
+    );
+  }
+
+  async _run(what, position, square) {
+    const text = this._text(position);
     const w = this._wasm;
     let last = "";
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const [status, answer] = what === "map"
-        ? w.ask(w.x.jtb_map, this._h, String(text), String(square))
-        : w.ask(w.x.jtb_probe, this._h, what, String(text));
+        ? w.ask(w.x.jtb_map, this._h, text, String(square))
+        : w.ask(w.x.jtb_probe, this._h, what, text);
       if (status === 0) return answer;
       if (status === 2) throw errorOf(answer);
       // The same ranges asked twice in a row: they were handed in and are
@@ -518,28 +608,30 @@ export class Tablebase {
   }
 
   /** The position's value and every move's, as the HTTP API answers
-   * `GET /api/{ruleset}?position=`: `{position, side_to_move, category,
-   * plies, game_over, winner, moves: [{move, category, plies, capture,
-   * den}]}`. */
-  probe(text) {
-    return this._run(0, text);
+   * `GET /api/{ruleset}?position=`: `{ruleset, position, side_to_move,
+   * category, plies, game_over, winner, moves: [{move, category, plies,
+   * capture, den}]}`. `position` is a text (read under the tables' rules)
+   * or a Position, which must be of the tables' rules (else a RulesError
+   * of kind `ruleset_mismatch`); so for every call below. */
+  probe(position) {
+    return this._run(0, position);
   }
 
-  /** The WDL value alone: `{position, side_to_move, category}`. */
-  probeWdl(text) {
-    return this._run(1, text);
+  /** The WDL value alone: `{ruleset, position, side_to_move, category}`. */
+  probeWdl(position) {
+    return this._run(1, position);
   }
 
   /** An optimal line to the end, as `GET /api/{ruleset}/mainline`. */
-  mainline(text) {
-    return this._run(2, text);
+  mainline(position) {
+    return this._run(2, position);
   }
 
   /** The value of the position with the piece on `square` placed on each
    * square, as `GET /api/{ruleset}/map` answers (a cold map takes a round
    * of fetches per block it reads). */
-  map(text, square) {
-    return this._run("map", text, square);
+  map(position, square) {
+    return this._run("map", position, square);
   }
 
   /** What the module keeps of the fetched tables. */

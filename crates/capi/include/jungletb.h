@@ -105,7 +105,8 @@ typedef struct jtb_position {
 } jtb_position;
 
 /*
- * Fills *out from position text ("7/7/7/7/7/7/2E4/7/6r b"). JTB_OK,
+ * Fills *out from position text ("7/7/7/7/7/7/2E4/7/6r b", or "start" for
+ * the starting position, as every call taking position text reads). JTB_OK,
  * JTB_ERR_POSITION for text that does not parse, JTB_ERR_ARGUMENT for NULL.
  * Test vector: "7/7/7/7/7/7/2E4/7/6r b" gives
  *   squares[JTB_PIECE(JTB_WHITE, JTB_ELEPHANT)] == 16   (c3)
@@ -133,11 +134,19 @@ typedef struct jtb_root_move {
  * ("popular;wolf_outranks_dog=true"), or the label of a custom rule set's
  * directory ("popular-custom-96041d..."), whose options are read from its
  * tables. Returns NULL on error, with jtb_last_error() saying why: an
- * unknown or conflicting rule option, or no table of that rule set at all
- * in `dir` (the message lists the rule sets found there). Tables open
- * lazily on first use (see Costs above).
+ * unknown or conflicting rule option (JTB_ERR_RULESET), no table of that
+ * rule set at all in `dir` (JTB_ERR_MISSING; the message lists the rule
+ * sets found there), or a directory under the rule set's name whose tables
+ * record other rules (JTB_ERR_RULESET, naming both). Tables open lazily on
+ * first use (see Costs above). A tablebase answers only under its own
+ * rules: check them with jtb_ruleset_label.
  */
 jtb_tablebase *jtb_open(const char *dir, const char *ruleset);
+
+/* The tables' rule-set label, as their directory is named ("standard",
+ * "popular-custom-96041d7177d2e47e"): an engine checks it at open against
+ * the rules it plays. NULL for a NULL tablebase; valid until jtb_close. */
+const char *jtb_ruleset_label(const jtb_tablebase *tb);
 
 /*
  * How a tablebase reads its tables and how much it may hold at once.

@@ -52,8 +52,8 @@ const KNOWN_FLAGS: c_uint = JTB_PREFER_COMPRESSED;
 /// Most legal moves a position can have (8 pieces, 4 directions each).
 pub const JTB_MAX_MOVES: usize = 32;
 
-/// An opened tablebase (opaque to C).
-pub struct JtbTablebase(Tablebase);
+/// An opened tablebase (opaque to C), with its rule-set label as C text.
+pub struct JtbTablebase(Tablebase, std::ffi::CString);
 
 /// A position as plain data (see the header).
 #[repr(C)]
@@ -248,9 +248,25 @@ pub unsafe extern "C" fn jtb_open_with_flags(
                 ),
             );
         }
+        // A directory found under this rule set's name whose tables record
+        // other rules: every probe would fail; say why now.
+        if let Some(found) = jungletb_tablebase::ruleset_of_dir(&tables) {
+            if found.id() != rules.id() {
+                return fail(
+                    JTB_ERR_RULESET,
+                    format!(
+                        "the tables in '{}' are of rule set '{}', not '{}'",
+                        tables.display(),
+                        found.label(),
+                        rules.label()
+                    ),
+                );
+            }
+        }
         match Tablebase::open_with(dir, rules, options) {
             Ok(tb) => {
-                out = Box::into_raw(Box::new(JtbTablebase(tb)));
+                let label = std::ffi::CString::new(tb.rules().label()).unwrap_or_default();
+                out = Box::into_raw(Box::new(JtbTablebase(tb, label)));
                 JTB_OK
             }
             Err(e) => probe_error(e),
@@ -269,6 +285,22 @@ pub unsafe extern "C" fn jtb_close(tb: *mut JtbTablebase) {
         // SAFETY: allocated by `jtb_open` with `Box::into_raw`.
         drop(unsafe { Box::from_raw(tb) });
     }
+}
+
+/// The tables' rule-set label (`standard`, `popular-custom-96041d…`), as
+/// their directory is named; NULL for a NULL tablebase. Valid while `tb` is
+/// open.
+///
+/// # Safety
+/// `tb` is NULL or a pointer from `jtb_open` not closed before.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_ruleset_label(tb: *const JtbTablebase) -> *const c_char {
+    if tb.is_null() {
+        fail(JTB_ERR_ARGUMENT, "NULL tablebase");
+        return std::ptr::null();
+    }
+    // SAFETY: non-NULL and from `jtb_open` by the caller's contract.
+    unsafe { (*tb).1.as_ptr() }
 }
 
 /// The last error message of this thread.

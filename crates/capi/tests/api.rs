@@ -719,3 +719,183 @@ fn root_moves_say_which_capture_and_which_enter_the_den() {
     }
     assert!(flags.iter().any(|f| f.0 == "d8d9") && flags.iter().any(|f| f.0 == "d8e8"));
 }
+
+/// Copies the table files of `from` into `to`.
+fn copy_tables(from: &std::path::Path, to: &std::path::Path) {
+    for f in std::fs::read_dir(from).unwrap() {
+        let f = f.unwrap().path();
+        if f.is_file() {
+            std::fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+/// Generates the 2-piece tables of `rules` under `root`.
+fn generate_into(root: &std::path::Path, rules: jungletb_rules::Ruleset) {
+    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
+        root: root.to_path_buf(),
+        rules,
+        max_pieces: 2,
+        materials: vec![],
+        mem: None,
+        check_space: true,
+        propagation: jungletb_solver::Propagation::Auto,
+    })
+    .unwrap();
+}
+
+/// What every call taking a position answers for `text`: the value by
+/// text and by struct, the root moves, the line.
+fn c_answers(tb: *const JtbTablebase, text: &str) -> Result<(c_int, c_int, usize, String), String> {
+    let t = c(text);
+    let (mut wdl, mut plies, mut wdl_only) = (9, 9, 9);
+    let mut pos = JtbPosition {
+        squares: [0; 16],
+        side_to_move: 0,
+    };
+    let mut moves = [JtbRootMove {
+        from: 0,
+        to: 0,
+        wdl: 0,
+        plies: 0,
+        text: [0; 5],
+        capture: 0,
+        den: 0,
+    }; JTB_MAX_MOVES];
+    let (mut count, mut needed) = (0usize, 0usize);
+    let mut line = vec![0 as c_char; 512];
+    unsafe {
+        // The parse first: each call clears the last error.
+        let codes = [
+            jtb_position_from_text(t.as_ptr(), &mut pos),
+            jtb_probe(tb, t.as_ptr(), &mut wdl, &mut plies),
+            jtb_probe_wdl(tb, t.as_ptr(), &mut wdl_only),
+            jtb_probe_root(tb, t.as_ptr(), moves.as_mut_ptr(), moves.len(), &mut count),
+            jtb_probe_line(tb, t.as_ptr(), line.as_mut_ptr(), line.len(), &mut needed),
+        ];
+        if codes.iter().any(|&c| c != JTB_OK) {
+            return Err(format!("{codes:?}: {}", last_error()));
+        }
+        let (mut by_struct, mut by_struct_plies) = (9, 9);
+        assert_eq!(
+            jtb_probe_position(tb, &pos, &mut by_struct, &mut by_struct_plies),
+            JTB_OK
+        );
+        assert_eq!((by_struct, by_struct_plies), (wdl, plies), "{text}");
+        assert_eq!(wdl_only, wdl, "{text}");
+        let line = CStr::from_ptr(line.as_ptr()).to_string_lossy().into_owned();
+        Ok((wdl, plies, count, line))
+    }
+}
+
+#[test]
+fn tables_answer_only_under_their_own_rules_and_say_which() {
+    // The White Wolf on a1, the Black Dog on a2: under popular with the
+    // Wolf outranking the Dog White takes it (a win in 1); under standard
+    // the Dog outranks the Wolf (a loss in 8). And its colour swap.
+    const WD: &str = "7/7/7/7/7/7/7/d6/W6 w";
+    const SWAPPED: &str = "w6/D6/7/7/7/7/7/7/7 b";
+    let root = tempfile::tempdir().unwrap();
+    let mut wolf = jungletb_rules::Ruleset::popular();
+    wolf.apply_override("wolf_outranks_dog=true").unwrap();
+    generate_into(root.path(), jungletb_rules::Ruleset::standard());
+    generate_into(root.path(), jungletb_rules::Ruleset::leiden());
+    generate_into(root.path(), wolf.clone());
+    let croot = c(root.path().to_str().unwrap());
+    let open = |spec: &str| unsafe { jtb_open(croot.as_ptr(), c(spec).as_ptr()) };
+    let std_tb = open("standard");
+    let wolf_tb = open("popular;wolf_outranks_dog=true");
+    let by_label = open(&wolf.label());
+    assert!(!std_tb.is_null() && !wolf_tb.is_null() && !by_label.is_null());
+    let label = |tb| {
+        unsafe { CStr::from_ptr(jtb_ruleset_label(tb)) }
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(label(std_tb), "standard");
+    assert_eq!(label(wolf_tb), "popular-custom-96041d7177d2e47e");
+    assert_eq!(label(by_label), wolf.label());
+    assert!(unsafe { jtb_ruleset_label(std::ptr::null()) }.is_null());
+    for text in [WD, SWAPPED] {
+        let s = c_answers(std_tb, text).unwrap();
+        let w = c_answers(wolf_tb, text).unwrap();
+        assert_eq!((s.0, s.1), (-1, 8), "{text} under standard");
+        assert_eq!(
+            (w.0, w.1),
+            (1, 1),
+            "{text} under popular + wolf_outranks_dog"
+        );
+        assert_eq!(c_answers(by_label, text).unwrap(), w, "{text} by label");
+    }
+
+    // Tables of one rule set in another's directory (copied whole, or one
+    // table edited in): open refuses the first, probes refuse the second.
+    let swapped = tempfile::tempdir().unwrap();
+    let std_dir = swapped.path().join("standard");
+    std::fs::create_dir(&std_dir).unwrap();
+    copy_tables(&root.path().join(wolf.label()), &std_dir);
+    let sroot = c(swapped.path().to_str().unwrap());
+    for spec in ["standard", "leiden"] {
+        let tb = unsafe { jtb_open(sroot.as_ptr(), c(spec).as_ptr()) };
+        assert!(tb.is_null(), "{spec} opened over tables of other rules");
+        let e = last_error();
+        assert!(e.contains(spec), "{e}");
+    }
+    let e = {
+        let tb = unsafe {
+            jtb_open(
+                c(std_dir.to_str().unwrap()).as_ptr(),
+                c("standard").as_ptr(),
+            )
+        };
+        assert!(tb.is_null());
+        last_error()
+    };
+    assert!(
+        e.contains("custom-96041d7177d2e47e") && e.contains("'standard'"),
+        "{e}"
+    );
+    let mixed = tempfile::tempdir().unwrap();
+    let mixed_std = mixed.path().join("standard");
+    std::fs::create_dir(&mixed_std).unwrap();
+    copy_tables(&root.path().join("standard"), &mixed_std);
+    // DvW is the table WD needs: the wolf rule set's, under standard's name.
+    std::fs::copy(
+        root.path().join(wolf.label()).join("DvW.jtb"),
+        mixed_std.join("DvW.jtb"),
+    )
+    .unwrap();
+    let mroot = c(mixed.path().to_str().unwrap());
+    let tb = unsafe { jtb_open(mroot.as_ptr(), c("standard").as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    for text in [WD, SWAPPED] {
+        let e = c_answers(tb, text).unwrap_err();
+        assert!(
+            e.contains("[0, 4, 4, 4, 4]") && e.contains("rule set"),
+            "{text}: {e}"
+        );
+    }
+    unsafe {
+        jtb_close(tb);
+        jtb_close(std_tb);
+        jtb_close(wolf_tb);
+        jtb_close(by_label);
+    }
+}
+
+#[test]
+fn start_is_the_starting_position_as_in_python() {
+    let mut pos = JtbPosition {
+        squares: [0; 16],
+        side_to_move: 9,
+    };
+    assert_eq!(
+        unsafe { jtb_position_from_text(c("start").as_ptr(), &mut pos) },
+        JTB_OK,
+        "{}",
+        last_error()
+    );
+    assert_eq!(pos.side_to_move, 0);
+    assert!(pos.squares.iter().all(|&s| s != 255), "sixteen pieces");
+}

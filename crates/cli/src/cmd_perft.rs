@@ -22,11 +22,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let rules = a.rules.resolve()?;
-    let pos: Position = if a.position == "start" {
-        Position::start()
-    } else {
-        a.position.parse()?
-    };
+    let pos: Position = a.position.parse()?;
     // A finished game is a position of the game with no moves: its perft
     // is 0 at every depth above 0.
     pos.validate_reachable(&rules)?;

@@ -85,16 +85,8 @@ fn generate_cost(
     ))
 }
 
-/// The position a line of input names: its notation, or `start`.
-fn parse_position(text: &str) -> Result<Position, jungletb_rules::ParseError> {
-    if text == "start" {
-        return Ok(Position::start());
-    }
-    text.parse()
-}
-
 fn answer(tb: &Tablebase, text: &str) -> Result<Answer, Failure> {
-    let pos = parse_position(text).map_err(|e| Failure {
+    let pos = text.parse::<Position>().map_err(|e| Failure {
         kind: ErrorKind::Notation,
         error: e.into(),
     })?;
@@ -113,7 +105,7 @@ fn beyond_every_index(rules: &Ruleset, text: &str, f: &Failure) -> Option<u32> {
     if f.kind != ErrorKind::MissingTable {
         return None;
     }
-    let material = Material::of_position(&parse_position(text).ok()?)?;
+    let material = Material::of_position(&text.parse::<Position>().ok()?)?;
     match jungletb_indexer::PositionIndex::new(material.canonical().0, rules) {
         Err(jungletb_indexer::IndexError::TooLarge { .. }) => Some(material.piece_count()),
         _ => None,
@@ -141,7 +133,7 @@ fn probe_hint(a: &Args, text: &str, f: &Failure) -> Option<String> {
     );
     match f.kind {
         ErrorKind::MissingTable => {
-            let pos = parse_position(text).ok()?;
+            let pos = text.parse::<Position>().ok()?;
             let material = Material::of_position(&pos)?;
             let rules = a.rules.resolve_in(Some(&a.tables.path)).ok()?;
             Some(match generate_cost(&a.tables.path, &rules, material) {
@@ -211,11 +203,14 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
         Color::White => "White",
         Color::Black => "Black",
     };
+    // The rule set that answered, always: a folder of other rules' tables
+    // never answers unannounced.
     writeln!(
         out,
-        "{}\n{}",
+        "{}\n{}\nRules: {}",
         a.eval.position,
-        a.eval.position.to_diagram(rules)
+        a.eval.position.to_diagram(rules),
+        rules.label()
     )?;
     if let Some(over) = a.eval.game_over {
         // A finished game has no best move and no line: say why instead.

@@ -91,6 +91,19 @@ pub fn run(a: Args) -> CmdResult {
         let args = format!("--out {} {}", root.display(), a.rules.command_args());
         rulesets.push(served(root, custom, args));
     }
+    // Tables of other rules under a rule set's name would answer 500 to
+    // every probe that reaches them: refuse to start, as probe refuses.
+    for s in &rulesets {
+        if let Ok(tb) = &s.tables {
+            tb.check_headers().with_context(|| {
+                format!(
+                    "serve: the tables of rule set '{}' in '{}' cannot be served",
+                    s.label,
+                    tb.dir().display()
+                )
+            })?;
+        }
+    }
     if rulesets.iter().all(|s| s.tables.is_err()) {
         return Err(anyhow!(
             "no tables for any rule set under '{}' (generate some with `jungletb generate --out {}`)",

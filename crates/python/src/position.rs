@@ -16,9 +16,6 @@ use std::sync::Arc;
 
 /// Position text (or `start`) as a position, not yet checked against rules.
 pub fn parse(text: &str) -> Result<RulesPosition, String> {
-    if text == "start" {
-        return Ok(RulesPosition::start());
-    }
     text.parse()
         .map_err(|e: jungletb_rules::ParseError| e.to_string())
 }
@@ -136,11 +133,10 @@ impl Move {
         format!("Move('{}')", self.mv)
     }
 
-    fn __hash__(&self) -> u64 {
-        // The hash of its text, so that a move and its text are one key.
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.mv.to_string().hash(&mut h);
-        h.finish()
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        // Python's own hash of its text: a move equals its text, so the two
+        // must hash alike (`"a1a2" in set(moves)`, dict look-ups by text).
+        PyString::new_bound(py, &self.mv.to_string()).hash()
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyObject {

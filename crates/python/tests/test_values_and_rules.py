@@ -292,3 +292,39 @@ def test_the_command_line_is_installed_with_the_package(tmp_path):
     bad = subprocess.run([script, "probe", "--tables", str(tmp_path), "garbage"], capture_output=True, text=True)
     assert bad.returncode == 1 and "error" in bad.stderr
     assert subprocess.run([sys.executable, "-m", "jungletb", "--version"], capture_output=True).returncode == 0
+
+
+def move_and_text_are_one_key(moves):
+    """Every move equals its text and hashes as it does, so sets and dicts
+    of moves are looked up by text (Python requires equal objects to hash
+    alike)."""
+    assert moves
+    for m in moves:
+        assert m == str(m) and hash(m) == hash(str(m))
+        assert str(m) in set(moves) and m in {str(x): x for x in moves}
+    by_move = {m: i for i, m in enumerate(moves)}
+    assert [by_move[str(m)] for m in moves] == list(range(len(moves)))
+
+
+class HashedApart:
+    """Planted fault: a move that equals its text but hashes by its own
+    identity (the old behaviour, a hash unrelated to the text's)."""
+
+    def __init__(self, m):
+        self.m = m
+
+    def __eq__(self, other):
+        return str(self) == str(other)
+
+    def __hash__(self):
+        return id(self)
+
+    def __str__(self):
+        return str(self.m)
+
+
+def test_a_move_and_its_text_are_one_key():
+    moves = jungletb.Position("start").legal_moves()
+    move_and_text_are_one_key(moves)
+    with pytest.raises(AssertionError):
+        move_and_text_are_one_key([HashedApart(m) for m in moves])

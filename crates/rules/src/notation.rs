@@ -12,9 +12,15 @@ use std::str::FromStr;
 impl FromStr for Position {
     type Err = ParseError;
 
-    /// Parses `rank9/…/rank1 side [4 ignored fields]`. No allocation
-    /// unless it fails (the WebAssembly probe parses a position a call).
+    /// Parses `rank9/…/rank1 side [4 ignored fields]`, or `start` for the
+    /// starting position (every interface reads positions through here, so
+    /// `start` means the same to the CLI, C, Python, HTTP and JavaScript).
+    /// No allocation unless it fails (the WebAssembly probe parses a
+    /// position a call).
     fn from_str(text: &str) -> Result<Position, ParseError> {
+        if text.trim() == "start" {
+            return Ok(Position::start());
+        }
         let mut fields = text.split_whitespace();
         let (Some(board), side) = (fields.next(), fields.next()) else {
             return Err(ParseError::Empty);

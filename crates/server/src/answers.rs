@@ -37,7 +37,7 @@ pub fn mainline(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
     };
     // Along an optimal line the values follow from the first one (`line`
     // has checked that the line is as long as the table says).
-    let answer = wire::MainlineAnswer::new(&e.position, e.value, &line);
+    let answer = wire::MainlineAnswer::new(tb.rules(), &e.position, e.value, &line);
     Ok((
         serde_json::to_value(answer).expect("serialisable"),
         1 + line.len() as u64,

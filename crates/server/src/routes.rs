@@ -181,6 +181,44 @@ fn query_pairs(query: &Option<String>) -> Result<form_urlencoded::Parse<'_>, Api
     Ok(form_urlencoded::parse(q.as_bytes()))
 }
 
+/// The parameters a position route reads (`probe`, `mainline`).
+const POSITION_PARAMS: &[&str] = &["position", "fen", "ruleset", "rule", "rules"];
+/// The parameters of `map`.
+const MAP_PARAMS: &[&str] = &["position", "fen", "ruleset", "rule", "rules", "square"];
+/// The parameters of `stats`.
+const STATS_PARAMS: &[&str] = &["ruleset", "rule", "rules"];
+
+/// Refuses a query with a parameter the route does not read (a client's
+/// `&variant=popular` or a misspelt `&rulset=` would otherwise be answered
+/// as if it were not there) or with a parameter other than `rule` given
+/// twice (`?position=A&position=B` is ambiguous).
+fn check_params(query: &Option<String>, known: &[&str]) -> Result<(), ApiError> {
+    let mut seen: Vec<String> = Vec::new();
+    for (k, _) in query_pairs(query)? {
+        if !known.contains(&k.as_ref()) {
+            return Err(ApiError::bad(
+                ErrorKind::Parameter,
+                format!(
+                    "unknown query parameter '{}' (this route reads: {})",
+                    k.chars().take(64).collect::<String>(),
+                    known.join(", ")
+                ),
+            ));
+        }
+        let alias = if k == "fen" { "position" } else { k.as_ref() };
+        if alias != "rule" && alias != "rules" {
+            if seen.iter().any(|s| s == alias) {
+                return Err(ApiError::bad(
+                    ErrorKind::Parameter,
+                    format!("query parameter '{alias}' given twice: ask one at a time"),
+                ));
+            }
+            seen.push(alias.to_string());
+        }
+    }
+    Ok(())
+}
+
 /// The `position` parameter (or `fen`, its name in lichess's API),
 /// parsed (`_` may stand for spaces).
 fn position_param(query: &Option<String>) -> Result<Position, ApiError> {
@@ -372,6 +410,7 @@ async fn position_route(
     answer: PositionAnswer,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
+    tri!(check_params(&query, POSITION_PARAMS));
     tri!(check_rule_params(&query, served, &tb));
     let pos = tri!(position_param(&query));
     let key = format!("{route}|{}|{pos}", served.label);
@@ -404,6 +443,7 @@ async fn map(
     RawQuery(query): RawQuery,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
+    tri!(check_params(&query, MAP_PARAMS));
     tri!(check_rule_params(&query, served, &tb));
     let pos = tri!(position_param(&query));
     let square = tri!(
@@ -434,6 +474,7 @@ async fn stats(
     let Path((label, material)) =
         tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
     let (served, tb) = tri!(served(&state, Ok(Path(label))));
+    tri!(check_params(&query, STATS_PARAMS));
     tri!(check_rule_params(&query, served, &tb));
     let m: Material = tri!(material
         .parse()

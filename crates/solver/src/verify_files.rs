@@ -15,7 +15,9 @@ use crate::files::select_files;
 use crate::verify::verify_material_with;
 use jungletb_indexer::Material;
 use jungletb_rules::{Ruleset, Value};
-use jungletb_tablebase::{Header, Table, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION};
+use jungletb_tablebase::{
+    Header, Table, TableError, Tablebase, COMPRESSED_EXTENSION, TABLE_EXTENSION,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -129,6 +131,23 @@ pub fn verify_with(
     Ok(verdicts)
 }
 
+/// A table of `rules` in a directory named after another rule set
+/// (`standard/` holding a leiden table): probes under that name refuse it,
+/// so verify fails it too. A directory of any other name holds whatever
+/// rules its tables record.
+fn misplaced(dir: &Path, rules: &Ruleset, path: &Path) -> Option<TableError> {
+    let name = dir.file_name()?.to_str()?;
+    let named_id = match name.split_once("-custom-") {
+        Some((_, id)) => u64::from_str_radix(id, 16).ok()?,
+        None => Ruleset::by_name(name).ok()?.id(),
+    };
+    (named_id != rules.id()).then(|| TableError::WrongRuleset {
+        path: path.to_path_buf(),
+        expected: name.to_string(),
+        found: rules.label(),
+    })
+}
+
 /// Checks one file (see the module docs).
 fn check(
     path: &Path,
@@ -161,6 +180,9 @@ fn check(
         Err(e) => return FileVerdict::failed(path, e),
     };
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    if let Some(e) = misplaced(&dir, &rules, path) {
+        return FileVerdict::failed(path, e);
+    }
     let tb = bases
         .entry((dir.clone(), rules.id()))
         .or_insert_with(|| Tablebase::with_dir(dir, rules.clone()));

@@ -207,8 +207,36 @@ impl std::fmt::Debug for Tablebase {
 
 /// The rule set of the tables directly in `dir` (one rule set's
 /// directory), read from the header of its first table file; `None` if it
-/// holds no readable table.
+/// holds no readable table. A custom rule set's directory named by its
+/// label (`popular-custom-96041d7177d2e47e`) gives the rule set on that
+/// label's base, so that its label is the directory's name again.
 pub fn ruleset_of_dir(dir: &Path) -> Option<Ruleset> {
+    let found = ruleset_in_headers(dir)?;
+    let named = dir.file_name().and_then(|n| n.to_str());
+    if let Some(label) = named.filter(|n| n.contains("-custom-")) {
+        if let Some(rules) = rebased(&found, label) {
+            return Some(rules);
+        }
+    }
+    Some(found)
+}
+
+/// `found`'s options on the base that `label` names, if that gives
+/// `label`.
+fn rebased(found: &Ruleset, label: &str) -> Option<Ruleset> {
+    let (base, id) = label.split_once("-custom-")?;
+    if format!("{:016x}", found.id()) != id {
+        return None;
+    }
+    let mut rules = Ruleset::by_name(base).ok()?;
+    for (k, v) in found.options() {
+        rules.set_option(k, &v).ok()?;
+    }
+    (rules.label() == label).then_some(rules)
+}
+
+/// The rule set the first readable table header directly in `dir` records.
+fn ruleset_in_headers(dir: &Path) -> Option<Ruleset> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .flatten()
@@ -247,21 +275,13 @@ pub fn ruleset_dirs(root: &Path) -> Vec<String> {
 /// label is `label` again. `None` if there is no such directory or its
 /// tables are of another rule set.
 pub fn ruleset_of_label(root: &Path, label: &str) -> Option<Ruleset> {
-    let (base, id) = label.split_once("-custom-")?;
+    label.split_once("-custom-")?;
     let dir = if root.file_name().and_then(|n| n.to_str()) == Some(label) {
         root.to_path_buf()
     } else {
         root.join(label)
     };
-    let found = ruleset_of_dir(&dir)?;
-    if format!("{:016x}", found.id()) != id {
-        return None;
-    }
-    let mut rules = Ruleset::by_name(base).ok()?;
-    for (k, v) in found.options() {
-        rules.set_option(k, &v).ok()?;
-    }
-    (rules.label() == label).then_some(rules)
+    rebased(&ruleset_in_headers(&dir)?, label)
 }
 
 impl Tablebase {
@@ -436,6 +456,28 @@ impl Tablebase {
             opened += 1;
         }
         Ok(opened)
+    }
+
+    /// Reads the header of every table file in the directory (plain and
+    /// compressed, without checksumming the payload) and checks that it
+    /// records this tablebase's rule set: a server or an engine calls it
+    /// at start-up so that tables of other rules under this rule set's name
+    /// are refused then, not at the first probe that reaches them. Returns
+    /// how many headers were read; a store-backed tablebase reads none.
+    pub fn check_headers(&self) -> Result<usize, ProbeError> {
+        if self.store.is_some() {
+            return Ok(0);
+        }
+        let files = table_files(self.dir()).map_err(ProbeError::Table)?;
+        let mut read = 0;
+        for f in files.iter().filter(|f| f.parent() == Some(self.dir())) {
+            let header = jungletb_format::Header::read(f).map_err(ProbeError::Table)?;
+            header
+                .check_ruleset(&self.rules, f)
+                .map_err(ProbeError::Table)?;
+            read += 1;
+        }
+        Ok(read)
     }
 
     /// What the open tables hold: mapped bytes, open files, tables open

@@ -244,6 +244,7 @@ impl Session {
         };
         let attempt = self.store.attempt(|| self.tb.evaluate_value(&pos));
         self.reply(&pos, attempt, |e| WdlAnswer {
+            ruleset: self.tb.rules().label(),
             position: e.position.to_string(),
             side_to_move: e.position.side_to_move().into(),
             category: jungletb_wire::Category::of(e.value),
@@ -296,7 +297,12 @@ impl Session {
                 );
             }
         }
-        done(&MainlineAnswer::new(&first.position, first.value, &line))
+        done(&MainlineAnswer::new(
+            self.tb.rules(),
+            &first.position,
+            first.value,
+            &line,
+        ))
     }
 
     /// The answer of `GET /api/{ruleset}/map?position=&square=`: the value

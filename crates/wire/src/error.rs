@@ -45,6 +45,10 @@ pub enum ErrorKind {
     MethodNotAllowed,
     /// The query string is longer than the server reads.
     QueryTooLong,
+    /// A query parameter the route does not know, or one given twice:
+    /// refused rather than ignored (`&variant=popular` must not be answered
+    /// under the path's rules).
+    Parameter,
     /// The server is at its limit of work in progress; try again.
     Overloaded,
     /// The server is shutting down.

@@ -71,6 +71,9 @@ pub struct PositionAnswer {
     /// The text asked about, as given (`probe --json` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
+    /// The label of the rule set that answered (`standard`, or
+    /// `popular-custom-<id>`): the tables' rules, which are the position's.
+    pub ruleset: String,
     /// The position in jungletb notation.
     pub position: String,
     /// Whose move it is.
@@ -103,6 +106,7 @@ pub fn position_answer(rules: &Ruleset, e: &Evaluation) -> PositionAnswer {
     let winner = e.game_over.and_then(|_| winner(&e.position, e.value));
     PositionAnswer {
         input: None,
+        ruleset: rules.label(),
         position: e.position.to_string(),
         side_to_move: e.position.side_to_move().into(),
         category: Category::of(e.value),
@@ -155,6 +159,9 @@ pub struct MainlineStep {
 /// `GET /api/{ruleset}/mainline?position=`: an optimal line to the end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MainlineAnswer {
+    /// The label of the rule set that answered (`standard`, or
+    /// `popular-custom-<id>`): the tables' rules, which are the position's.
+    pub ruleset: String,
     /// The position asked about.
     pub position: String,
     /// For its side to move.
@@ -168,10 +175,10 @@ pub struct MainlineAnswer {
 }
 
 impl MainlineAnswer {
-    /// The answer for `pos`, of value `value` for its side to move, and the
-    /// optimal `line` from it (along which the values follow from the
-    /// first one).
-    pub fn new(pos: &Position, value: Value, line: &[Move]) -> MainlineAnswer {
+    /// The answer under `rules` for `pos`, of value `value` for its side
+    /// to move, and the optimal `line` from it (along which the values
+    /// follow from the first one).
+    pub fn new(rules: &Ruleset, pos: &Position, value: Value, line: &[Move]) -> MainlineAnswer {
         let (mut cur, mut v) = (*pos, value);
         let mut steps = Vec::with_capacity(line.len());
         for mv in line {
@@ -186,6 +193,7 @@ impl MainlineAnswer {
             cur = next;
         }
         MainlineAnswer {
+            ruleset: rules.label(),
             position: pos.to_string(),
             category: Category::of(value),
             plies: value.plies(),
@@ -198,6 +206,9 @@ impl MainlineAnswer {
 /// A position's WDL value alone (`probeWdl` of the JavaScript package).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WdlAnswer {
+    /// The label of the rule set that answered (`standard`, or
+    /// `popular-custom-<id>`): the tables' rules, which are the position's.
+    pub ruleset: String,
     /// The position in jungletb notation.
     pub position: String,
     /// Whose move it is.
@@ -223,6 +234,8 @@ pub struct LegalMove {
 /// A position and its legal moves, under a rule set, with no tables.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MovesAnswer {
+    /// The label of the rule set the moves are legal under.
+    pub ruleset: String,
     /// The position in jungletb notation.
     pub position: String,
     /// Whose move it is.
@@ -266,6 +279,7 @@ impl MovesAnswer {
             None
         };
         MovesAnswer {
+            ruleset: rules.label(),
             position: pos.to_string(),
             side_to_move: pos.side_to_move().into(),
             moves,
