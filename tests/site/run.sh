@@ -47,6 +47,40 @@ say "generating the standard tables up to 3 pieces and ELvTR"
 "$bin" compress --tables "$work/tables" --out "$work/ctables" -q
 "$bin" site --tables "$work/ctables" --out "$work/site" --js "$repo/js" -q | sed 's/^/site test: /'
 
+# The cross-rule fixtures (rules.test.mjs): the 2-piece tables of three
+# rule sets, as files and as a site of three rule-set directories; and the
+# popular + wolf_outranks_dog tables under standard's name, as files and
+# as a site whose manifest was edited to say standard.
+say "generating the 2-piece tables of standard, leiden and popular + wolf_outranks_dog"
+wolf="--ruleset popular --rule wolf_outranks_dog=true"
+wolf_label=popular-custom-96041d7177d2e47e
+mkdir -p "$work/site/rules" "$work/site/swapped/standard" "$work/swapped/standard"
+n=0
+for r in "--ruleset standard" "--ruleset leiden" "$wolf"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086 # the rule-set arguments split on purpose
+  "$bin" generate --out "$work/rules" $r --max-pieces 2 -q
+  # shellcheck disable=SC2086
+  "$bin" site --tables "$work/rules" $r --out "$work/rules-site-$n" --js "$repo/js" -q >/dev/null
+  for d in "$work/rules-site-$n"/*/; do
+    if [ -f "$d/manifest.json" ]; then cp -r "$d" "$work/site/rules/"; fi
+  done
+done
+cp "$work/rules/$wolf_label"/*.jtb "$work/swapped/standard/"
+cp -r "$work/site/rules/$wolf_label/." "$work/site/swapped/standard/"
+python3 - "$work/site/swapped/standard/manifest.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+m = json.load(open(p))
+m["ruleset"] = "standard"
+json.dump(m, open(p, "w"))
+PY
+WD="7/7/7/7/7/7/7/d6/W6 w"; SW="w6/D6/7/7/7/7/7/7/7 b"
+for r in "--ruleset standard" "--ruleset leiden" "$wolf"; do
+  # shellcheck disable=SC2086
+  printf '%s\n%s\n' "$WD" "$SW" | "$bin" probe --tables "$work/rules" $r --json --batch
+done > "$work/rules-cases.jsonl"
+
 # The faults: a copy missing the tables its manifest lists, and a copy whose
 # large table has a byte flipped in every KiB past its first 64 KiB.
 cp -r "$work/site" "$work/broken"
@@ -142,5 +176,8 @@ say "$(wc -l < "$work/cases.jsonl") positions answered by the CLI"
 export SITE="$url/" TABLES="$work/ctables" CASES="$work/cases.jsonl"
 export RANGELESS="$url/rangeless/" DAMAGED="$url/damaged/" BROKEN="$url/broken/"
 node --test "$here/node.test.mjs" || fail "node.test.mjs"
+RULES_TABLES="$work/rules" RULES_SITE="$url/rules/" RULES_CASES="$work/rules-cases.jsonl" \
+  SWAPPED_TABLES="$work/swapped" SWAPPED_SITE="$url/swapped/" \
+  node --test "$here/rules.test.mjs" || fail "rules.test.mjs"
 node "$here/browser.test.mjs" "$url" "$work/cases.jsonl" "$work/site" || fail "browser.test.mjs"
 say "passed ($(grep -c '' "$work/nginx-access.log") requests served by nginx)"

@@ -7,6 +7,7 @@ mod big_files;
 mod byte_identity;
 mod checkpoint;
 mod compressed;
+mod cross_rules;
 mod dont_cares;
 mod eviction;
 mod fixture;

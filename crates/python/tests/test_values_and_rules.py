@@ -328,3 +328,27 @@ def test_a_move_and_its_text_are_one_key():
     move_and_text_are_one_key(moves)
     with pytest.raises(AssertionError):
         move_and_text_are_one_key([HashedApart(m) for m in moves])
+
+
+def test_tables_of_other_rules_under_a_rule_sets_name_are_refused(roots, tmp_path):
+    """The popular + wolf tables copied where standard's belong: opening
+    under standard names both rule sets, or every probe does; the text
+    answer under the wolf tables' own label names it."""
+    import shutil
+
+    shutil.copytree(roots / "popular-custom-96041d7177d2e47e", tmp_path / "standard")
+    try:
+        tb = jungletb.open_tablebase(tmp_path, "standard")
+    except (jungletb.BadTableError, jungletb.RulesetMismatch) as e:
+        assert "custom-96041d7177d2e47e" in str(e)
+        return
+    with tb:
+        assert tb.ruleset_label == "standard"
+        for text in (WOLF_DOG, "w6/D6/7/7/7/7/7/7/7 b"):
+            for call in (tb.probe_wdl, tb.probe_plies, tb.root_moves, tb.line):
+                with pytest.raises((jungletb.BadTableError, jungletb.RulesetMismatch)) as e:
+                    call(text)
+                assert "custom-96041d7177d2e47e" in str(e.value) and "standard" in str(e.value)
+    with jungletb.open_tablebase(roots, "popular-custom-96041d7177d2e47e") as wolf:
+        assert wolf.ruleset_label == "popular-custom-96041d7177d2e47e"
+        assert wolf.probe_plies(WOLF_DOG) == 1

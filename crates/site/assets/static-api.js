@@ -19,7 +19,7 @@
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   const failure = (e) => {
     const status = { notation: 400, impossible_position: 400, game_over: 400, square: 400, no_piece: 400,
-      missing_table: 404, no_tables: 404 }[e.kind] ?? 500;
+      ruleset_mismatch: 400, rules: 400, options: 400, missing_table: 404, no_tables: 404 }[e.kind] ?? 500;
     return json({ error: e.message, kind: e.kind ?? "internal" }, status);
   };
   async function list() {
@@ -53,6 +53,15 @@
       if (r.status !== 404) return r;
       const swapped = arg.split("v").reverse().join("v");
       return file(`${label}/materials/${swapped}.json`, `this site has no table for ${arg}`);
+    }
+    // As the server: a parameter the route does not read is refused, not
+    // ignored (the rule set is the path's alone here: `ruleset` and
+    // `rule` are not read either), and none may be given twice.
+    const known = route === "map" ? ["position", "square"] : ["position"];
+    const keys = [...url.searchParams.keys()];
+    const odd = keys.find((k, i) => !known.includes(k) || keys.indexOf(k) !== i);
+    if (odd !== undefined) {
+      return json({ error: `query parameter '${odd}' unknown or repeated (this route reads: ${known.join(", ")})`, kind: "parameter" }, 400);
     }
     const tb = await tablebase(label);
     if (route === "map") {
