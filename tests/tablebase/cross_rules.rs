@@ -68,7 +68,10 @@ fn each_rule_sets_tables_answer_under_their_rules_and_refuse_others() {
         for asked in &rule_sets {
             match tb.check_rules(asked) {
                 Ok(()) => assert_eq!(asked.id(), tables.id()),
-                Err(ProbeError::RulesetMismatch { position, tables: t }) => {
+                Err(ProbeError::RulesetMismatch {
+                    position,
+                    tables: t,
+                }) => {
                     assert_eq!((position, t), (asked.label(), tables.label()));
                 }
                 Err(e) => panic!("{e}"),
@@ -85,10 +88,16 @@ fn each_rule_sets_tables_answer_under_their_rules_and_refuse_others() {
 fn tables_of_other_rules_under_a_rule_sets_name_are_refused() {
     let root = tempfile::tempdir().unwrap();
     two_pieces(root.path(), &wolf());
-    std::fs::rename(root.path().join(wolf().label()), root.path().join("standard")).unwrap();
+    std::fs::rename(
+        root.path().join(wolf().label()),
+        root.path().join("standard"),
+    )
+    .unwrap();
     let tb = Tablebase::open(root.path(), Ruleset::standard()).unwrap();
     match tb.check_headers() {
-        Err(ProbeError::Table(TableError::WrongRuleset { expected, found, .. })) => {
+        Err(ProbeError::Table(TableError::WrongRuleset {
+            expected, found, ..
+        })) => {
             assert_eq!(expected, "standard");
             assert!(found.ends_with("custom-96041d7177d2e47e"), "{found}");
         }
