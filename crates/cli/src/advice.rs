@@ -124,9 +124,9 @@ fn table_hint(t: &TableError) -> Option<String> {
 /// Writes an error and, if there is one, its hint to standard error: the
 /// one shape every command's errors take.
 pub fn eprint_error(message: &str, hint: Option<String>) {
-    eprintln!("jungletb: error: {message}");
+    errln!("jungletb: error: {message}");
     if let Some(hint) = hint {
-        eprintln!("hint: {hint}");
+        errln!("hint: {hint}");
     }
 }
 

@@ -76,7 +76,7 @@ pub fn run(a: Args) -> CmdResult {
                         CompressPhase::Writing => "writing",
                         CompressPhase::Checking => "written; checking",
                     };
-                    eprintln!("{}: {what} ({slots} index slots)", path.display());
+                    errln!("{}: {what} ({slots} index slots)", path.display());
                 }
             }
             CompressEvent::Done(t) if t.kept => {
@@ -112,7 +112,7 @@ pub fn run(a: Args) -> CmdResult {
             }
             CompressEvent::Notice(m) => {
                 if !quiet {
-                    eprintln!("{m}");
+                    errln!("{m}");
                 }
             }
             CompressEvent::Start { .. } => {}

@@ -106,10 +106,10 @@ pub fn run(a: Args) -> CmdResult {
     static STOP: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::Relaxed) {
-            eprintln!("\njungletb: interrupted; run the same command again to resume (finished tables are kept)");
+            errln!("\njungletb: interrupted; run the same command again to resume (finished tables are kept)");
             std::process::exit(130);
         }
-        eprintln!(
+        errln!(
             "\njungletb: stopping: the solve under way saves a checkpoint at its next level, \
              or within it in one-byte cells (a signal again quits at once)"
         );
@@ -123,7 +123,7 @@ pub fn run(a: Args) -> CmdResult {
         let solved: Vec<_> = report.materials.iter().filter(|m| m.solved).collect();
         let positions: u64 = report.materials.iter().map(|m| m.positions).sum();
         let bytes: u64 = report.materials.iter().map(|m| m.bytes).sum();
-        eprintln!(
+        errln!(
             "{} in {} ({} solved now, {} kept): {} positions, {} on disk, {:.2} s",
             count(report.materials.len(), "table", "tables"),
             report.dir.display(),
@@ -165,7 +165,7 @@ fn announce(plan: &Plan, threads: Option<usize>) {
         let slots: u64 = plan.entries.iter().map(|e| e.slots).sum();
         let memory = plan.largest_memory();
         let rate = rates(plan);
-        eprintln!(
+        errln!(
             "{} to solve ({} present): {slots} index slots, about {} on {threads} thread(s), up to {} of memory per table (estimates: {rate} per slot per thread, see `jungletb plan`)",
             count(plan.entries.len(), "table", "tables"),
             plan.present,

@@ -126,7 +126,7 @@ fn slurm_options(a: &Args, threads: usize) -> anyhow::Result<SlurmOptions> {
     }
     for (what, path) in [("the tables", &root), ("the jungletb binary", &binary)] {
         if let Some(fs) = local_file_system(path) {
-            eprintln!(
+            errln!(
                 "warning: {what} ({}): on a {fs} file system, which other nodes \
                  probably do not see: the tasks need the same tables directory and binary \
                  on every node (a shared file system such as NFS or Lustre)",

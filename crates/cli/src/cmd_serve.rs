@@ -151,7 +151,7 @@ pub fn run(a: Args) -> CmdResult {
         } else {
             format!("; no tables for {}", without.join(", "))
         };
-        eprintln!(
+        errln!(
             "listening on http://{addr}/: serving {} from {}{none} (Ctrl-C to stop)",
             with.join(", "),
             root.display()
@@ -159,7 +159,7 @@ pub fn run(a: Args) -> CmdResult {
         serve(listener, rulesets, config, shutdown)
             .await
             .context("serve")?;
-        eprintln!("stopped");
+        errln!("stopped");
         Ok(ExitCode::SUCCESS)
     })
 }
@@ -190,6 +190,6 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
         {
             let _ = tokio::signal::ctrl_c().await;
         }
-        eprintln!("shutting down: finishing the requests in flight");
+        errln!("shutting down: finishing the requests in flight");
     }
 }

@@ -19,6 +19,19 @@ macro_rules! outln {
     };
 }
 
+/// `eprintln!` for messages and progress on standard error: a write that
+/// fails (the reader of `2>&1 | head` gone) is dropped, never a panic, so
+/// that it cannot kill a signal handler or a solve (see
+/// [`output::write_err_line`]).
+macro_rules! errln {
+    () => {
+        $crate::output::write_err_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write_err_line(format_args!($($arg)*))
+    };
+}
+
 mod advice;
 mod args;
 mod cmd_compare;
@@ -85,9 +98,10 @@ enum Command {
     Render(cmd_render::Args),
 }
 
-/// The exit status of a solve stopped with its checkpoint saved, which
-/// the same command resumes (the Slurm scripts requeue on it): 75,
-/// `EX_TEMPFAIL`.
+/// The exit status of a solve stopped by a signal, which the same command
+/// resumes (the Slurm scripts requeue on it): 75, `EX_TEMPFAIL`. Its
+/// checkpoint is saved, or it stopped before it had anything to save (a
+/// signal between two materials, or before a sweep's first group).
 pub const EXIT_CHECKPOINTED: u8 = 75;
 
 /// The exit status of a command that failed with `e`: 1, or
@@ -95,7 +109,11 @@ pub const EXIT_CHECKPOINTED: u8 = 75;
 fn exit_code_of(e: &(dyn std::error::Error + 'static)) -> u8 {
     let mut cause = Some(e);
     while let Some(c) = cause {
-        if let Some(jungletb_solver::SolveError::Checkpointed { .. }) = c.downcast_ref() {
+        if let Some(
+            jungletb_solver::SolveError::Checkpointed { .. }
+            | jungletb_solver::SolveError::Interrupted { .. },
+        ) = c.downcast_ref()
+        {
             return EXIT_CHECKPOINTED;
         }
         cause = c.source();

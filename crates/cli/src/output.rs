@@ -13,9 +13,19 @@ pub fn write_line(args: std::fmt::Arguments) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("jungletb: error: writing output: {e}");
+        write_err_line(format_args!("jungletb: error: writing output: {e}"));
         std::process::exit(1);
     }
+}
+
+/// Writes one line to standard error, dropping it if the write fails: a
+/// message or a progress line is not worth a panic (a panic in the signal
+/// handler left later signals unanswered; one in a solve lost its work).
+pub fn write_err_line(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
 }
 
 /// Formats a byte count.

@@ -62,7 +62,7 @@ impl Progress {
     /// Prints a line above the bars (or plainly, in logs).
     fn line(&self, text: String) {
         if !self.quiet {
-            self.tables.suspend(|| eprintln!("{text}"));
+            self.tables.suspend(|| errln!("{text}"));
         }
     }
 
@@ -190,7 +190,7 @@ impl SlotProgress {
         let tenth = done * 10 / slots.max(1);
         let seen = self.tenths.fetch_max(tenth, Relaxed);
         if tenth > seen && tenth < 10 {
-            eprintln!(
+            errln!(
                 "{}: {}0 % of {slots} slots done, {:.0} s",
                 file_name(path),
                 tenth,

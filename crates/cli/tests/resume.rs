@@ -240,3 +240,77 @@ fn a_working_directory_left_beside_a_finished_table_is_removed() {
     assert!(!left.exists(), "{} is still there", left.display());
     assert_eq!(tables(&dir), before);
 }
+
+/// `generate args` with its standard error a pipe whose reader is gone
+/// (as in `generate … 2>&1 | head`), signalled (SIGTERM) once `ready`
+/// says so and then at each of `signals` delays: its exit code.
+fn signalled_with_stderr_closed(
+    args: &[&str],
+    ready: impl Fn(&Path) -> bool,
+    signals: &[Duration],
+) -> Option<i32> {
+    let out = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungletb"))
+        .args(["generate", "--threads", "2", "--out"])
+        .arg(out.path())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end: every write to standard error fails from now on.
+    drop(child.stderr.take());
+    let t0 = Instant::now();
+    while !ready(out.path()) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        assert!(t0.elapsed() < Duration::from_secs(120), "never ready");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    for &delay in signals {
+        std::thread::sleep(delay);
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    }
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if t0.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "still running two minutes after {} SIGTERM(s)",
+                signals.len()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A failed write to standard error never kills the stop handling: the
+/// handler's message to a closed pipe panicked it, later signals were
+/// ignored and the run ended 101. The first signal stops the run for the
+/// same command to resume (75; it was 1 when the signal came between two
+/// materials or before a sweep began), a second quits at once (130),
+/// whatever standard error is.
+#[test]
+fn a_closed_stderr_never_kills_the_stop_handling() {
+    let ms = Duration::from_millis;
+    // Among the 4-piece tables, each stopped at once (within a level).
+    for _ in 0..3 {
+        let code = signalled_with_stderr_closed(&["--max-pieces", "4"], |_| true, &[ms(2000)]);
+        assert_eq!(code, Some(75));
+    }
+    // In the sweep of a 5-piece table (295 million slots), which runs to
+    // its end before the checkpoint: the second signal comes within it.
+    let sweeping = |out: &Path| {
+        std::fs::read_dir(out.join("standard")).is_ok_and(|rd| {
+            rd.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(".work-TCRvEL-"))
+        })
+    };
+    let code =
+        signalled_with_stderr_closed(&["--material", "ELvTRC"], sweeping, &[ms(300), ms(300)]);
+    assert_eq!(code, Some(130));
+}

@@ -2,6 +2,15 @@
 //! the bounded probe pool, turn every failure into a JSON error with the
 //! right status.
 
+/// A line of the server's log on standard error, dropped if the write
+/// fails (a closed stderr must not panic a request).
+macro_rules! log_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 use crate::answers;
 use crate::cache::Cached;
 use crate::listener::Connection;
@@ -102,7 +111,7 @@ impl ApiError {
             ),
             ProbeError::Table(TableError::Missing(_)) => {
                 if log {
-                    eprintln!(
+                    log_line!(
                         "{} missing table: {e}; generate it with `jungletb generate {} \
                          --material {name}`",
                         timestamp(),
@@ -120,7 +129,7 @@ impl ApiError {
             // A damaged table is the server's problem, not the request's.
             ProbeError::Table(_) => {
                 if log {
-                    eprintln!("{} damaged table: {e}", timestamp());
+                    log_line!("{} damaged table: {e}", timestamp());
                 }
                 ApiError {
                     status: StatusCode::INTERNAL_SERVER_ERROR,
@@ -569,7 +578,7 @@ async fn log_and_count(State(state): State<Shared>, req: Request, next: Next) ->
         // Long or odd request lines are cut, not echoed whole.
         let shown: String = uri.chars().take(160).collect();
         let cut = if shown.len() < uri.len() { "…" } else { "" };
-        eprintln!(
+        log_line!(
             "{} {peer} {method} {shown}{cut} {status} {:.3} ms{cache}",
             timestamp(),
             micros as f64 / 1000.0
