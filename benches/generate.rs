@@ -112,7 +112,6 @@ fn main() {
         materials: deps,
         mem: None,
         check_space: true,
-        propagation: jungletb::solver::Propagation::Auto,
     })
     .unwrap();
     let dir = table_dir(root.path(), &rules);

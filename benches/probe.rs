@@ -67,7 +67,6 @@ fn setup(rules: &Ruleset) -> Setup {
         materials: materials.clone(),
         mem: None,
         check_space: true,
-        propagation: jungletb::solver::Propagation::Auto,
     })
     .unwrap();
     let zroot = tempfile::tempdir().unwrap();

@@ -30,7 +30,6 @@ pub fn fixture() -> &'static Path {
             materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
             mem: None,
             check_space: true,
-            propagation: jungletb_solver::Propagation::Auto,
         })
         .expect("fixture tables");
         let src = table_dir(dir.path(), &rules);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 42's memory bound, on a 5-piece material as users run it: the
-# solve in one-byte cells (`generate --one-byte`) and `compress` of its
+# The memory bound of a 5-piece material as users run it: the solve
+# (`generate`, one byte a slot) and `compress` of its
 # table must each peak at most 1.25 bytes a slot of resident memory
 # (ELTvET: 232,912,260 slots, so 277 MiB), measured by .ci/peak-rss (the
 # largest resident set of the process). Its sub-tables are solved first,
@@ -20,9 +20,9 @@ limit_mib=$(( slots * 125 / 100 / 1048576 ))
 for m in ETvLT ETvET ELvET ELTvT ELTvE; do
   "$bin" generate --out "$work" --material "$m" -q
 done
-say "sub-tables ready; ELTvET in one-byte cells, at most $limit_mib MiB"
+say "sub-tables ready; ELTvET, at most $limit_mib MiB"
 JUNGLETB_TEST_RSS_MB=$limit_mib "$repo/.ci/peak-rss" \
-  "$bin" generate --out "$work" --material ELTvET --one-byte --threads 2 -q
+  "$bin" generate --out "$work" --material ELTvET --threads 2 -q
 say "compress of ELTvET, at most $limit_mib MiB"
 JUNGLETB_TEST_RSS_MB=$limit_mib "$repo/.ci/peak-rss" \
   "$bin" compress --tables "$work" --material ELTvET --threads 2 -q

@@ -1,13 +1,13 @@
-//! A solve stopped between levels with a checkpoint file saves its state
-//! there ([`SolveError::Checkpointed`]) and the same solve started again
-//! resumes from it, ending with the values of a solve that never stopped:
-//! stopped at several levels, one after another, on one, two and three
-//! threads, by both ways of propagating. A checkpoint of another material,
-//! of another version, or damaged, is refused and left as it is.
+//! A solve stopped with a checkpoint file saves its state there
+//! ([`SolveError::Checkpointed`]) and the same solve started again resumes
+//! from it, ending with the values of a solve that never stopped: stopped
+//! at several levels, one after another, on one, two and three threads. A
+//! checkpoint of another material, of another version, of the 16-bit
+//! solver earlier builds had, or damaged, is refused and left as it is.
 
 use jungletb::indexer::Material;
 use jungletb::rules::Ruleset;
-use jungletb::solver::{solve_material_until, Propagation, SolveError, Watch};
+use jungletb::solver::{solve_material_until, SolveError, Watch};
 use jungletb::tablebase::{table_dir, Tablebase};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
@@ -20,7 +20,6 @@ fn solve_with_stops(
     tb: &Tablebase,
     work: &Path,
     path: &Path,
-    propagation: Propagation,
     stops: &[u16],
 ) -> Result<(Vec<u16>, Vec<u16>), SolveError> {
     let rules = tb.rules().clone();
@@ -41,7 +40,7 @@ fn solve_with_stops(
             stop: &stop,
             checkpoint: Some(path),
         };
-        match solve_material_until(m, &rules, tb, work, u64::MAX, propagation, watch) {
+        match solve_material_until(m, &rules, tb, work, u64::MAX, watch) {
             Ok((values, _)) => return Ok((values.to_vec(), stopped)),
             Err(SolveError::Checkpointed { level, path: p, .. }) => {
                 assert_eq!(p, path);
@@ -69,7 +68,7 @@ fn a_solve_stopped_between_levels_resumes_from_its_checkpoint_to_the_same_values
             .unwrap()
     };
     let (whole, none) = pool(1)
-        .install(|| solve_with_stops(m, &tb, work.path(), &path, Propagation::Direct, &[]))
+        .install(|| solve_with_stops(m, &tb, work.path(), &path, &[]))
         .unwrap();
     assert!(none.is_empty());
     // The table the generator wrote holds these values: the solve is real.
@@ -83,25 +82,19 @@ fn a_solve_stopped_between_levels_resumes_from_its_checkpoint_to_the_same_values
     // near the end, one after another.
     let stops = [0u16, 1, 2, 9, 30, 61];
     for threads in [1, 2, 3] {
-        for propagation in [
-            Propagation::Direct,
-            Propagation::Regions { bits: 9 },
-            Propagation::ByteCells,
-        ] {
-            let (values, stopped) = pool(threads)
-                .install(|| solve_with_stops(m, &tb, work.path(), &path, propagation, &stops))
-                .unwrap();
-            assert!(
-                stopped.len() >= 4,
-                "{threads} thread(s), {propagation:?}: stopped only at {stopped:?}"
-            );
-            let differ = (0..whole.len()).find(|&i| whole[i] != values[i]);
-            assert_eq!(
-                differ, None,
-                "{threads} thread(s), {propagation:?}, stopped at {stopped:?}: differs at the slot"
-            );
-            std::fs::remove_file(&path).unwrap();
-        }
+        let (values, stopped) = pool(threads)
+            .install(|| solve_with_stops(m, &tb, work.path(), &path, &stops))
+            .unwrap();
+        assert!(
+            stopped.len() >= 4,
+            "{threads} thread(s): stopped only at {stopped:?}"
+        );
+        let differ = (0..whole.len()).find(|&i| whole[i] != values[i]);
+        assert_eq!(
+            differ, None,
+            "{threads} thread(s), stopped at {stopped:?}: differs at the slot"
+        );
+        std::fs::remove_file(&path).unwrap();
     }
 }
 
@@ -117,7 +110,7 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
     let whole = tb.table(m).unwrap().raw_values().unwrap();
     // The flag goes up with the sweep's first finished chunk, long before
     // its end (ELvTR has many chunks).
-    for propagation in [Propagation::Direct, Propagation::ByteCells] {
+    {
         let stop_in_sweep = |checkpoint: Option<&Path>| {
             let stop = AtomicBool::new(false);
             let swept = std::sync::atomic::AtomicU64::new(0);
@@ -131,8 +124,7 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
                 stop: &stop,
                 checkpoint,
             };
-            let got =
-                solve_material_until(m, &rules, &tb, work.path(), u64::MAX, propagation, watch);
+            let got = solve_material_until(m, &rules, &tb, work.path(), u64::MAX, watch);
             (got.map(|(v, _)| v.to_vec()), swept.into_inner())
         };
         let size = whole.len() as u64;
@@ -143,7 +135,7 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
         );
         assert!(
             swept < size,
-            "{propagation:?}: without a checkpoint the sweep ran to its end"
+            "without a checkpoint the sweep ran to its end"
         );
         assert!(!path.exists());
         let (got, swept) = stop_in_sweep(Some(&path));
@@ -151,16 +143,12 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
             matches!(got, Err(SolveError::Checkpointed { level: 0, .. })),
             "{got:?}"
         );
-        assert_eq!(
-            swept, size,
-            "{propagation:?}: the sweep stopped before its end"
-        );
-        let (values, stopped) =
-            solve_with_stops(m, &tb, work.path(), &path, propagation, &[]).unwrap();
+        assert_eq!(swept, size, "the sweep stopped before its end");
+        let (values, stopped) = solve_with_stops(m, &tb, work.path(), &path, &[]).unwrap();
         assert!(stopped.is_empty());
         assert_eq!(
             values, whole,
-            "{propagation:?}: resumed from the sweep's end, the values differ"
+            "resumed from the sweep's end, the values differ"
         );
         std::fs::remove_file(&path).unwrap();
     }
@@ -169,19 +157,11 @@ fn a_stop_during_the_sweep_saves_a_checkpoint_at_its_end_or_interrupts_without_o
 /// Stops the solve of `m` at its first level, leaving a checkpoint at
 /// `path`.
 fn checkpoint_of(m: Material, tb: &Tablebase, work: &Path, path: &Path) {
-    checkpoint_at(m, tb, work, path, Propagation::Direct, 0);
+    checkpoint_at(m, tb, work, path, 0);
 }
 
-/// Stops the solve of `m` by `propagation` at `level`, leaving a checkpoint
-/// at `path`.
-fn checkpoint_at(
-    m: Material,
-    tb: &Tablebase,
-    work: &Path,
-    path: &Path,
-    propagation: Propagation,
-    level: u16,
-) {
+/// Stops the solve of `m` at `level`, leaving a checkpoint at `path`.
+fn checkpoint_at(m: Material, tb: &Tablebase, work: &Path, path: &Path, level: u16) {
     let stop = AtomicBool::new(false);
     let watch = Watch {
         on_progress: &|_| {},
@@ -190,33 +170,11 @@ fn checkpoint_at(
         checkpoint: Some(path),
     };
     let rules = tb.rules().clone();
-    let got = solve_material_until(m, &rules, tb, work, u64::MAX, propagation, watch);
+    let got = solve_material_until(m, &rules, tb, work, u64::MAX, watch);
     assert!(
         matches!(got, Err(SolveError::Checkpointed { level: l, .. }) if l == level),
         "{got:?}"
     );
-}
-
-#[test]
-fn a_checkpoint_resumes_in_its_own_kind_of_cells_whatever_the_solve_asks() {
-    let rules = Ruleset::standard();
-    let m: Material = "ELvR".parse().unwrap();
-    let dir = table_dir(crate::fixture::standard(), &rules);
-    let tb = Tablebase::with_dir(dir.to_path_buf(), rules.clone());
-    let whole = tb.table(m).unwrap().raw_values().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let path = work.path().join("ELvR.checkpoint");
-    let kinds = [
-        (Propagation::ByteCells, Propagation::Direct),
-        (Propagation::Direct, Propagation::ByteCells),
-    ];
-    for (saved, asked) in kinds {
-        checkpoint_at(m, &tb, work.path(), &path, saved, 5);
-        let (values, stopped) = solve_with_stops(m, &tb, work.path(), &path, asked, &[]).unwrap();
-        assert!(stopped.is_empty());
-        assert_eq!(values, whole, "saved by {saved:?}, resumed as {asked:?}");
-        std::fs::remove_file(&path).unwrap();
-    }
 }
 
 #[test]
@@ -240,11 +198,20 @@ fn checkpoints_of_another_material_version_or_damaged_are_refused_and_kept() {
     let mut damaged = good.clone();
     let middle = damaged.len() / 2;
     damaged[middle] ^= 0x20;
-    let cases: [(&str, Material, &[u8], &str); 4] = [
+    // The 16-bit solver's checkpoints began so.
+    let mut sixteen = good.clone();
+    sixteen[..8].copy_from_slice(b"JTBCKPT1");
+    let cases: [(&str, Material, &[u8], &str); 5] = [
         ("another material", other, &good, "a checkpoint of ELvR"),
         ("another version", m, &older, "written by jungletb"),
         ("damaged", m, &damaged, "fails its check"),
-        ("cut short", m, &good[..good.len() - 9], "ends early"),
+        (
+            "cut short",
+            m,
+            &good[..good.len() - 9],
+            "bytes, for a table of",
+        ),
+        ("the 16-bit solver's", m, &sixteen, "16-bit solver"),
     ];
     for (what, material, bytes, says) in cases {
         std::fs::write(&path, bytes).unwrap();
@@ -254,16 +221,8 @@ fn checkpoints_of_another_material_version_or_damaged_are_refused_and_kept() {
             stop: &AtomicBool::new(false),
             checkpoint: Some(&path),
         };
-        let err = solve_material_until(
-            material,
-            &rules,
-            &tb,
-            work.path(),
-            u64::MAX,
-            Propagation::Direct,
-            watch,
-        )
-        .expect_err(what);
+        let err = solve_material_until(material, &rules, &tb, work.path(), u64::MAX, watch)
+            .expect_err(what);
         let SolveError::CheckpointRefused { reason, .. } = &err else {
             panic!("{what}: {err}")
         };

@@ -27,7 +27,6 @@ pub fn generate_tables(rules: &Ruleset, materials: Vec<Material>) -> TempDir {
         materials,
         mem: None,
         check_space: true,
-        propagation: jungletb::solver::Propagation::Auto,
     })
     .expect("generation succeeds");
     dir

@@ -18,7 +18,6 @@ fn request(root: &Path) -> GenerateOptions {
         materials: vec!["ELvR".parse::<Material>().unwrap()],
         mem: None,
         check_space: true,
-        propagation: jungletb::solver::Propagation::Auto,
     }
 }
 

@@ -26,7 +26,6 @@ fn tables(rules: &Ruleset) -> Tablebase {
             materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
             mem: None,
             check_space: true,
-            propagation: jungletb_solver::Propagation::Auto,
         })
         .unwrap();
         done.push(rules.id());

@@ -14,7 +14,6 @@ fn tables() -> tempfile::TempDir {
         materials: vec![],
         mem: None,
         check_space: true,
-        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     dir
@@ -407,7 +406,6 @@ fn positions_from_text_number_pieces_by_animal_under_every_rule_set() {
         materials: vec![],
         mem: None,
         check_space: true,
-        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     let root = c(dir.path().to_str().unwrap());
@@ -529,7 +527,6 @@ fn coverage_preload_batches_labels_and_the_version_number() {
         materials: vec![],
         mem: None,
         check_space: true,
-        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     let croot = c(custom.path().to_str().unwrap());
@@ -739,7 +736,6 @@ fn generate_into(root: &std::path::Path, rules: jungletb_rules::Ruleset) {
         materials: vec![],
         mem: None,
         check_space: true,
-        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
 }

@@ -168,7 +168,7 @@ fn memory_advice_for(plan: &jungletb_solver::Plan, machine: u64) -> Option<Strin
     if largest.memory_bytes <= machine {
         return None;
     }
-    let least = jungletb_solver::minimum_memory(largest.slots, plan.calibration.propagation);
+    let least = jungletb_solver::minimum_memory(largest.slots);
     let human = crate::output::human_bytes;
     let head = format!(
         "{} needs about {} of memory, more than this machine's {}",
@@ -230,14 +230,15 @@ mod tests {
         let rules = jungletb_rules::Ruleset::standard();
         let cal = jungletb_solver::Calibration::default();
         let plan = jungletb_solver::Plan::new(dir.path(), &rules, list, cal).unwrap();
-        // About 13.6 GiB at the peak, 1.3 GiB at the least.
-        assert_eq!(memory_advice_for(&plan, 64 << 30), None);
-        let eight = memory_advice_for(&plan, 8 << 30).expect("advice on 8 GiB");
+        // About 5.9 GiB at the peak; at the least the buckets of a round
+        // and 64 MiB (a few hundred MB on a few threads).
+        assert_eq!(memory_advice_for(&plan, 8 << 30), None);
+        let four = memory_advice_for(&plan, 4 << 30).expect("advice on 4 GiB");
         assert!(
-            eight.starts_with("ELTvELT needs about") && eight.contains("`--mem 6144M`"),
-            "{eight}"
+            four.starts_with("ELTvELT needs about") && four.contains("`--mem 3072M`"),
+            "{four}"
         );
-        let tiny = memory_advice_for(&plan, 512 << 20).expect("advice on 512 MiB");
+        let tiny = memory_advice_for(&plan, 128 << 20).expect("advice on 128 MiB");
         assert!(tiny.contains("cannot be solved here"), "{tiny}");
     }
 

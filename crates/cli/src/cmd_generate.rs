@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate_until, Calibration, GenerateOptions, Plan, Propagation};
+use jungletb_solver::{generate_until, Calibration, GenerateOptions, Plan};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,13 +53,9 @@ pub struct Args {
     /// write of the table being made; finished tables are kept.
     #[arg(long)]
     no_space_check: bool,
-    /// Solve in one byte a slot: about 1.1 bytes a slot at the peak
-    /// instead of 2.75, for less CPU than 16-bit cells (0.87–0.97 times up
-    /// to 5 pieces and 0.96 on ELTvELT before its den-entry shortcut; 0.63
-    /// times build c3688ef's on ELTvELT with it).
-    /// The tables are the same. A material whose distances do not fit a
-    /// byte beside its bounds is solved in 16-bit cells.
-    #[arg(long)]
+    /// Accepted and ignored, for one release: every solve is in one byte a
+    /// slot now (two for a material whose distances a byte cannot hold).
+    #[arg(long, hide_short_help = true)]
     one_byte: bool,
 }
 
@@ -80,13 +76,11 @@ pub fn run(a: Args) -> CmdResult {
         materials,
         mem: a.mem,
         check_space: !a.no_space_check,
-        propagation: if a.one_byte {
-            Propagation::ByteCells
-        } else {
-            Propagation::Auto
-        },
     };
-    let plan = plan_of(&opts, a.one_byte)?;
+    if a.one_byte && !a.quiet {
+        errln!("jungletb: note: --one-byte is the default now (every solve is in one byte a slot); it will be refused in a later release");
+    }
+    let plan = plan_of(&opts)?;
     // A solve that needs more memory than the machine has would page or be
     // killed: refused, with the --mem that runs it, unless --mem is given.
     if opts.mem.is_none() {
@@ -98,8 +92,7 @@ pub fn run(a: Args) -> CmdResult {
         announce(&plan, a.threads);
     }
     // Ctrl-C or SIGTERM (Slurm's time limit and preemption send it): the
-    // solve stops at its next level (in one-byte cells, within the level)
-    // and saves a checkpoint, which the same
+    // solve stops within its level and saves a checkpoint, which the same
     // command resumes from; a second signal quits at once. Finished tables
     // are safe either way (they appear only by atomic rename), and the
     // next run clears what this one leaves.
@@ -110,8 +103,7 @@ pub fn run(a: Args) -> CmdResult {
             std::process::exit(130);
         }
         errln!(
-            "\njungletb: stopping: the solve under way saves a checkpoint at its next level, \
-             or within it in one-byte cells (a signal again quits at once)"
+            "\njungletb: stopping: the solve under way saves a checkpoint (a signal again quits at once)"
         );
     });
     let progress = Progress::new(a.quiet, a.verbose);
@@ -138,7 +130,7 @@ pub fn run(a: Args) -> CmdResult {
 }
 
 /// The plan of what `opts` still has to solve (built-in calibration).
-fn plan_of(opts: &GenerateOptions, one_byte: bool) -> anyhow::Result<Plan> {
+fn plan_of(opts: &GenerateOptions) -> anyhow::Result<Plan> {
     let list = if opts.materials.is_empty() {
         Material::all(opts.max_pieces, |a| opts.rules.animal_allowed(a))
     } else {
@@ -148,11 +140,7 @@ fn plan_of(opts: &GenerateOptions, one_byte: bool) -> anyhow::Result<Plan> {
         &opts.root,
         &opts.rules,
         list,
-        if one_byte {
-            Calibration::default().one_byte()
-        } else {
-            Calibration::default()
-        },
+        Calibration::default(),
     )?)
 }
 

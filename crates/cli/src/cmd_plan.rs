@@ -55,10 +55,9 @@ pub struct Args {
     /// file-backed working arrays.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     node_mem: Option<u64>,
-    /// Plan solves in one byte a slot (`generate --one-byte`, which the
-    /// Slurm tasks then run): less than half the memory, 1.15–1.3
-    /// times the time up to 5 pieces and about the same at 6.
-    #[arg(long)]
+    /// Accepted and ignored, for one release: every solve is in one byte a
+    /// slot now, and so is every plan.
+    #[arg(long, hide_short_help = true)]
     one_byte: bool,
 }
 
@@ -75,11 +74,9 @@ pub fn run(a: Args) -> CmdResult {
     } else {
         Calibration::default()
     };
-    let calibration = if a.one_byte {
-        calibration.one_byte()
-    } else {
-        calibration
-    };
+    if a.one_byte {
+        errln!("jungletb: note: --one-byte is the default now (every solve is in one byte a slot); it will be refused in a later release");
+    }
     let list = Plan::request(&rules, a.max_pieces, &materials);
     let plan = Plan::new(&a.tables.path, &rules, list, calibration)?;
     let threads = a.threads.max(1);
@@ -143,7 +140,6 @@ fn slurm_options(a: &Args, threads: usize) -> anyhow::Result<SlurmOptions> {
         max_running: a.max_running,
         extra: a.sbatch.clone(),
         node_mem: a.node_mem,
-        one_byte: a.one_byte,
     };
     Ok(opts)
 }

@@ -5,7 +5,7 @@ use crate::errors;
 use crate::rules::{rule_list, ruleset_from};
 use jungletb_cli::progress::Progress;
 use jungletb_indexer::Material;
-use jungletb_solver::{generate_until, GenerateOptions, Propagation};
+use jungletb_solver::{generate_until, GenerateOptions};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -17,10 +17,10 @@ use std::time::Duration;
 /// Generates tables into `out` (see `jungletb.generate`). The solve runs
 /// on a thread of its own, drawn by the command line's progress display,
 /// while this one waits with an eye on Python's signals: on Ctrl-C it sets the solver's stop flag, waits for the solve
-/// to stop (well under a second below 6 pieces) and raises
+/// to stop (within its level: well under a second below 6 pieces) and raises
 /// KeyboardInterrupt; finished tables are kept and the same call resumes.
 #[pyfunction]
-#[pyo3(signature = (out, ruleset = "standard", rules = None, max_pieces = None, materials = None, threads = None, progress = true, mem = None, one_byte = false))]
+#[pyo3(signature = (out, ruleset = "standard", rules = None, max_pieces = None, materials = None, threads = None, progress = true, mem = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
@@ -32,7 +32,6 @@ pub fn generate<'py>(
     threads: Option<usize>,
     progress: bool,
     mem: Option<u64>,
-    one_byte: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let root: PathBuf = out
         .extract()
@@ -58,11 +57,6 @@ pub fn generate<'py>(
         materials,
         mem,
         check_space: true,
-        propagation: if one_byte {
-            Propagation::ByteCells
-        } else {
-            Propagation::Auto
-        },
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {

@@ -237,13 +237,14 @@ def test_small_edges(roots):
         jungletb.open_tablebase(os.path.join(str(roots), "nowhere"))
 
 
-def test_one_byte_cells_generate_the_same_tables(tmp_path):
-    wide = jungletb.generate(tmp_path / "wide", materials=["LTvR"], progress=False)
-    byte = jungletb.generate(tmp_path / "byte", materials=["LTvR"], progress=False, one_byte=True)
-    assert wide["tables"] == byte["tables"] == 3
+def test_one_byte_is_accepted_for_a_release_and_changes_nothing(tmp_path):
+    plain = jungletb.generate(tmp_path / "plain", materials=["LTvR"], progress=False)
+    with pytest.warns(DeprecationWarning, match="default now"):
+        flagged = jungletb.generate(tmp_path / "flag", materials=["LTvR"], progress=False, one_byte=True)
+    assert plain["tables"] == flagged["tables"] == 3
     for name in ("LTvR", "LvR", "TvR"):
-        a = (tmp_path / "wide" / "standard" / f"{name}.jtb").read_bytes()
-        b = (tmp_path / "byte" / "standard" / f"{name}.jtb").read_bytes()
+        a = (tmp_path / "plain" / "standard" / f"{name}.jtb").read_bytes()
+        b = (tmp_path / "flag" / "standard" / f"{name}.jtb").read_bytes()
         assert a == b, name
 
 

@@ -16,7 +16,6 @@ fn tables() -> tempfile::TempDir {
         materials: vec!["ELvR".parse::<Material>().unwrap(), "CvC".parse().unwrap()],
         mem: None,
         check_space: true,
-        propagation: jungletb_solver::Propagation::Auto,
     })
     .unwrap();
     dir

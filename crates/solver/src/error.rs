@@ -55,8 +55,8 @@ pub enum SolveError {
         reason: String,
     },
     /// A memory budget below what the solve of `material` needs to make
-    /// progress (its frontier bitmaps, buffers and, for a 6-piece material, the
-    /// propagation's buckets).
+    /// progress (its buffers and, for a 6-piece material, the buckets of a
+    /// level's rounds).
     MemoryTooSmall {
         /// The budget given, in bytes.
         budget: u64,
@@ -202,8 +202,8 @@ impl fmt::Display for SolveError {
             } => write!(
                 f,
                 "a memory budget of {budget} bytes is too small to make progress: {material} \
-                 needs at least {need} bytes in memory (buffers and move tables, and with 16-bit \
-                 cells its frontier bitmaps and buckets; everything else can live in files)"
+                 needs at least {need} bytes in memory (buffers and move tables, and for 6 pieces \
+                 the buckets of a level's rounds; the cells can live in a file)"
             ),
             SolveError::NoSpace {
                 dir,

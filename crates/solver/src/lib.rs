@@ -15,97 +15,91 @@
 //! - [`Plan`] lists what is left to generate with cost estimates, and
 //!   [`slurm`] turns a plan into job arrays for a Slurm cluster.
 //!
-//! The algorithm (see `solve.rs`): one forward sweep counts, for every
-//! position, its distinct successors inside the material and resolves moves
-//! that end the game or leave the material (captures, probed in the smaller
-//! tables). Then positions are decided level by level (distance 0, 1, 2, …),
-//! each level a bitmap over the index (see `frontier.rs`): each decided
-//! position visits its predecessors (by un-move generation) once, turning
-//! them into wins (from a loss) or decrementing their counter of undecided
-//! successors (from a win); a counter reaching zero makes a loss. Each
-//! position and move is visited a small constant number of times, whatever
-//! the longest distance. What is never decided is a draw.
+//! # The algorithm
 //!
-//! Where the parts live: the working cell (value and counter) in `cell.rs`,
-//! the sweep and the level loop in `solve.rs`, which thread takes which
-//! slots of a level (and where updates may skip locked instructions) in
-//! `schedule.rs`, one level's work (a prefetching pipeline over the
-//! frontier) in `propagate.rs`, or for materials whose cells outgrow the
-//! caches (6 pieces) the same work with its updates gathered and applied
-//! region by region in `regions.rs` ([`Propagation`]), the predecessor
-//! indices in `jungletb_indexer::Neighbours`.
+//! Retrograde analysis in one byte a slot, after Syzygy's generator: the
+//! whole state of a solve is one cell per index slot, holding either the
+//! position's value (its distance in plies, as the table stores it) or,
+//! while it is undecided, the weighted count of its quiet successors not
+//! yet known to be won for the opponent and whether a capture bounds how
+//! soon it can be lost (its floor). There are no frontiers, no lists and
+//! no second array: the cells become the table's values in place.
 //!
-//! Where memory is short, [`Propagation::ByteCells`] (`generate
-//! --one-byte`) solves in one byte a slot (see `byte_solve.rs`): a
-//! position's byte holds its value or its count of undecided successors
-//! and whether it has a floor (found again from its captures when it is
-//! lost), and each level finds its positions by scanning the bytes. The tables are the same; it peaks
-//! at about 1.1 bytes a slot instead of 2.75, and takes less CPU
-//! than the same build's 16-bit solve (measured before `98e83c4`, whose
-//! sweep decides den entries, took more off): 0.87–0.97× on ELTvEL and four
-//! 4-piece materials (interleaved, 2026-12-06; 1.15–1.3× before), 0.96× on
-//! ELTvELT, where both apply their updates region by region
-//! (`buckets.rs`; [`Calibration::one_byte`]). Against build `c3688ef`'s
-//! 16-bit solve, run beside it on ELTvELT: 0.63× the CPU (build `98e83c4`).
+//! - **The sweep** visits every position once: it generates its moves,
+//!   decides what the moves that end the game or leave the material decide
+//!   (a den entry, a capture into a smaller table, probed there), and
+//!   writes the position's first code.
+//! - **The levels** run at distance 0, 1, 2, …: the positions of level `d`
+//!   are the cells holding its code, found by scanning the cells a word at
+//!   a time and passing by the blocks that hold none. A lost position makes
+//!   its predecessors (found by un-move generation) wins at `d + 1`; a won
+//!   one counts theirs down, and a count reaching zero is a loss (at `d +
+//!   1`, or at its floor). Each position and un-move is visited a small
+//!   constant number of times, whatever the longest distance. What is
+//!   never decided is a draw.
+//! - **Updates** are applied as they are found, prefetched in batches; a
+//!   material whose cells outgrow the caches (every 6-piece one) runs each
+//!   level in rounds, its updates gathered by region and each region
+//!   applied by one thread with plain loads and stores.
+//! - **Stops** save the cells and the chunks of the level already run
+//!   (a checkpoint); the same solve resumes there.
+//!
+//! A cell is one byte (172 plies, counts up to 40: every material of up to
+//! 6 pieces found so far); a material whose distances or counts a byte
+//! cannot hold runs the same algorithm in two-byte cells. The peak memory
+//! is about 1.1 bytes a slot beside the mapped sub-tables.
+//!
+//! # Where the parts live
+//!
+//! - `solve/`: one material's solve. `mod.rs` (entry points, the choice
+//!   of width), `sweep.rs`, `levels.rs`, `codes.rs` (what a cell's codes
+//!   mean), `cells.rs`, `updates.rs`, `buckets.rs` (updates by region, and
+//!   why), `presence.rs`, `checkpoint.rs`, `subtables.rs`, `work.rs`,
+//!   `memory.rs`, `values.rs`.
+//! - `batch/`: many materials, files and machines. `generate.rs`,
+//!   `plan.rs`, `slurm.rs`, `claim.rs` (generators sharing a directory),
+//!   `files.rs`, `space.rs`, `compress.rs`, `verify_files.rs`.
+//! - `verify.rs` (forward consistency of one table), `yardstick.rs` (a
+//!   plain sweep, the yardstick for solve times), `error.rs`, `watch.rs`
+//!   (progress and stops), `notice.rs`.
+//!
+//! Figures and the builds that measured them are in `docs/performance.md`
+//! and `docs/lab/`.
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-mod buckets;
-mod byte_cells;
-mod byte_codes;
-mod byte_presence;
-mod byte_solve;
-mod byte_updates;
-mod cell;
-mod checkpoint;
-mod claim;
-mod compress;
-mod context;
+mod batch;
 mod error;
-mod files;
-mod frontier;
-mod generate;
 mod le;
-mod levels;
-mod memory;
 mod notice;
-mod plan;
-mod propagate;
-mod regions;
-mod schedule;
-pub mod slurm;
 mod solve;
-mod solved_values;
-mod space;
-mod subtables;
-mod sweep;
 mod verify;
-mod verify_files;
 mod watch;
-mod work;
+mod yardstick;
 
-pub use checkpoint::checkpoint_path;
-pub use compress::{
+pub use batch::compress::{
     compress, CompressEvent, CompressOptions, CompressPhase, CompressReport, CompressTiming,
     CompressedTable,
 };
-pub use error::SolveError;
-pub use files::select_files;
-pub use generate::{
+pub use batch::files::select_files;
+pub use batch::generate::{
     generate, generate_until, generate_with, GenerateEvent, GenerateOptions, GenerateReport,
     MaterialReport,
 };
-pub use memory::{in_memory_bytes, minimum_memory, working_file_bytes};
-pub use notice::Notice;
-pub use plan::{
-    machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, ONE_BYTE_PEAK_BYTES_PER_SLOT,
-    ONE_BYTE_TIME_FACTOR, PEAK_BYTES_PER_SLOT,
+pub use batch::plan::{
+    machine_memory, peak_memory_bytes, Calibration, Plan, PlanEntry, PEAK_BYTES_PER_SLOT,
 };
-pub use regions::{Propagation, REGIONS_FROM_SLOTS, REGION_BITS};
-pub use solve::{solve_material, solve_material_until, solve_material_with, SolveStats};
-pub use solved_values::{RawValues, SolvedValues};
-pub use sweep::{forward_sweep, SweepStats};
+pub use batch::slurm;
+pub use batch::verify_files::{
+    verify, verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress,
+};
+pub use error::SolveError;
+pub use notice::Notice;
+pub use solve::checkpoint::checkpoint_path;
+pub use solve::memory::{in_memory_bytes, minimum_memory, working_file_bytes};
+pub use solve::values::{RawValues, SolvedValues};
+pub use solve::{solve_material, solve_material_until, SolveStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};
-pub use verify_files::{verify, verify_with, FileVerdict, Outcome, VerifyOptions, VerifyProgress};
 pub use watch::Watch;
+pub use yardstick::{forward_sweep, SweepStats};

@@ -245,20 +245,27 @@ def generate(
     """Generates tables under the root ``out`` (into ``out/<rule set>/``):
     every material of 2 to ``max_pieces`` pieces, or ``materials`` and what
     they depend on, as ``jungletb generate`` does. Tables already there are
-    kept, and Ctrl-C stops the solve under way at its next level (within a
-    second below 6 pieces; with ``one_byte=True`` within the level) with
-    its state saved in
+    kept, and Ctrl-C stops the solve under way within its level (within a
+    second below 6 pieces) with its state saved in
     ``<material>.checkpoint``, then raises ``KeyboardInterrupt``: a second
     call resumes from there. Progress is shown as the command line shows it:
     bars on stderr when it is a terminal, else a line per table
     (``progress=False``: nothing); ``threads`` defaults to every
-    core; ``mem`` (bytes) caps the working memory as ``--mem`` does;
-    ``one_byte=True`` solves in one byte a slot as ``--one-byte`` does
-    (less than half the memory, 1.15–1.3 times the time up to 5 pieces and
-    about the same at 6, the same tables).
+    core; ``mem`` (bytes) caps the working memory as ``--mem`` does.
+    Every solve is in one byte a slot; ``one_byte`` is accepted for one
+    release and does nothing (a ``DeprecationWarning`` says so).
     Returns a summary: ``dir``, ``tables``, ``solved`` (the materials
     solved now), ``positions``, ``bytes``, ``seconds``."""
-    return _generate(_os.fspath(out), ruleset, rules, max_pieces, materials, threads, progress, mem, one_byte)
+    if one_byte:
+        import warnings as _warnings
+
+        _warnings.warn(
+            "one_byte=True is the default now (every solve is in one byte a slot); "
+            "the argument will be removed in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    return _generate(_os.fspath(out), ruleset, rules, max_pieces, materials, threads, progress, mem)
 
 
 def _main() -> None:

@@ -1,27 +1,23 @@
-//! One solve of one material with a chosen propagation (see the solver's
-//! `regions.rs`), its tables not written: the sweep's and the
-//! propagation's times and a checksum of the values, so that two builds or
-//! two propagations can be compared interleaved on the same material.
+//! One solve of one material, its table not written: the sweep's and the
+//! propagation's times and a checksum of the values, so that two builds
+//! can be compared interleaved on the same material.
 //!
 //! ```text
-//! cargo run --release -p jungletb-studies --bin propagation -- \
-//!     TABLES/standard ELTvEL regions:22 2
+//! cargo run --release -p jungletb-studies --bin propagation -- TABLES/standard ELTvEL 2
 //! ```
 //!
 //! `TABLES/standard` must hold the tables the material captures into; the
-//! propagation is `auto`, `direct`, `bytes` (one-byte cells) or
-//! `regions:BITS`; the last argument is
-//! the thread count.
+//! last argument is the thread count.
 
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
-use jungletb_solver::{solve_material_with, Propagation, RawValues};
+use jungletb_solver::{solve_material, RawValues};
 use jungletb_tablebase::Tablebase;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, dir, material, propagation, threads] = &args[..] else {
-        eprintln!("usage: propagation TABLE_DIR MATERIAL auto|direct|bytes|regions:BITS THREADS");
+    let [_, dir, material, threads] = &args[..] else {
+        eprintln!("usage: propagation TABLE_DIR MATERIAL THREADS");
         std::process::exit(2);
     };
     let fail = |what: &str| -> ! {
@@ -31,15 +27,6 @@ fn main() {
     let material = match material.parse::<Material>() {
         Ok(m) => m.canonical().0,
         Err(e) => fail(&e.to_string()),
-    };
-    let propagation = match propagation.as_str() {
-        "auto" => Propagation::Auto,
-        "direct" => Propagation::Direct,
-        "bytes" => Propagation::ByteCells,
-        p => match p.strip_prefix("regions:").and_then(|b| b.parse().ok()) {
-            Some(bits) => Propagation::Regions { bits },
-            None => fail(&format!("no propagation {p:?}")),
-        },
     };
     let Ok(threads) = threads.parse::<usize>() else {
         fail(&format!("no thread count {threads:?}"));
@@ -51,9 +38,7 @@ fn main() {
         .num_threads(threads)
         .build()
         .expect("threads");
-    let solved = pool.install(|| {
-        solve_material_with(material, &rules, &tb, &work, u64::MAX, propagation, &|_| {})
-    });
+    let solved = pool.install(|| solve_material(material, &rules, &tb, &work, u64::MAX, &|_| {}));
     match solved {
         Ok((values, stats)) => {
             // Over the values as they lie in memory (a copy would count
@@ -66,7 +51,7 @@ fn main() {
                 RawValues::Wide(w) => w.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &v| fnv(h, v)),
             };
             println!(
-                "{material} {propagation:?} on {threads}: sweep {:.3} s, propagate {:.3} s \
+                "{material} on {threads}: sweep {:.3} s, propagate {:.3} s \
                  ({} levels), checksum {checksum:016x}, scans read {} of {} slots",
                 stats.sweep.as_secs_f64(),
                 stats.propagate.as_secs_f64(),

@@ -84,7 +84,6 @@ fn main() {
             materials,
             mem: None,
             check_space: true,
-            propagation: jungletb_solver::Propagation::Auto,
         };
         pool.install(|| generate(&opts))
             .unwrap_or_else(|e| fail(&e.to_string()))

@@ -2,7 +2,7 @@
 //! (`.jtbz`) of every plain table, checked against its source before it
 //! counts.
 //!
-//! The policy, shared with [`generate`](crate::generate) (see `files.rs`):
+//! The policy, shared with [`generate`](crate::batch::generate) (see `files.rs`):
 //! each material is claimed while its compressed table is written, so
 //! runs may share a directory; what a killed run left of it is removed; a
 //! complete compressed table of the same source (same header, same choice
@@ -10,9 +10,9 @@
 //! that does not answer as its source is moved aside (never left under a
 //! table's name, never deleted).
 
-use crate::claim::Claim;
+use crate::batch::claim::Claim;
+use crate::batch::files::{move_aside_as, select_files};
 use crate::error::SolveError;
-use crate::files::{move_aside_as, select_files};
 use crate::notice::Notice;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;

@@ -1,15 +1,28 @@
 //! Predecessor updates gathered in buckets, one per region of the index,
-//! and applied region by region in rounds: the machinery of the
-//! propagation by regions, shared by the 16-bit solve (`regions.rs`, which
-//! tells why and what it measured) and the one-byte solve
-//! (`byte_regions.rs`).
+//! and applied region by region in rounds: how a level of a material whose
+//! cells outgrow the caches (every 6-piece one) runs.
 //!
-//! A pass over a level runs in rounds. The threads take chunks of the
-//! index in order, each putting the updates it finds into its own bucket
-//! per region (a 4-byte entry: the offset in the region and the
-//! decrement), until the round's buckets are full; then each region is
-//! applied by one thread, every thread's bucket for it in turn, so that an
-//! update is a plain load and store in a region that stays in cache.
+//! Why: applied as it is found, each update lands at a random slot of the
+//! whole cell array, and once the cells outgrow the caches (5-17 GB at 6
+//! pieces) nearly every update waits for memory and for a page walk.
+//! Measured on this machine with random 16-bit read-modify-writes, 64
+//! prefetched at a time (the study `update_locality` in `crates/studies`):
+//! 14 ns each in 0.5 GB, 30 ns in 10 GB, but 8-11 ns when they stay inside
+//! regions of 2-32 MB of the same 10 GB, and 19 ns with the bucketing
+//! below included; a locked compare-and-swap instead of a plain store
+//! costs 20 % more again.
+//!
+//! So a level runs in rounds. The threads take chunks of the index in
+//! order, each putting the updates it finds into its own bucket per region
+//! (a 4-byte entry: the offset in the region and the decrement), until the
+//! round's buckets are full; then each region is applied by one thread,
+//! every thread's bucket for it in turn, so that an update is a plain load
+//! and store in a region that stays in cache, on any number of threads.
+//! Updates commute within a level, and expanding a position reads only its
+//! own cell, decided at this level, which no update of the level changes:
+//! so applying a round's updates after its expansion decides exactly what
+//! applying them as found decides (tested on fixture materials with
+//! regions small enough to be many).
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 const LINE: usize = 16;
 /// Lines in a block of a bucket (4 KiB). Each thread holds a partly
 /// filled block per region, so the block is small (and on many threads
-/// [`Propagation::Auto`] makes the regions larger, see there).
+/// [`byte_region_bits`] makes the regions larger).
 const BLOCK_LINES: usize = 64;
 
 /// The most memory the buckets of `threads` threads hold beyond a round's
@@ -346,5 +359,67 @@ mod tests {
             assert_eq!(seen[s as usize], want(s), "slot {s}");
         }
         assert_eq!(seen.iter().sum::<u32>() as u64, chunks * 37);
+    }
+}
+
+/// The log2 of the slots of a region (2 MB of one-byte cells). Measured
+/// inside one ELTvELT solve in 16-bit cells on 2 threads, the region bits
+/// alternating by pairs of levels (`docs/lab/2026-12-01-six-pieces.md`):
+/// regions of 2 MB expanded an update in 19-26 ns where 8 MB took 28-39
+/// and 0.5 MB 21-30; cycled inside a one-byte ELTvELT solve
+/// (`docs/lab/2026-12-06-den-entries-and-region-sizes.md`), 1 MB took
+/// 1.27x and 4 MB 1.08x the time of 2 MB.
+pub const REGION_BITS: u32 = 21;
+
+/// Materials from this many slots on propagate by regions: every 6-piece
+/// material (5.1 × 10^9 slots and more), no 5-piece one (at most 3.7 ×
+/// 10^8). Below, the cells mostly fit this machine's caches and updates
+/// applied as found are faster: ELTvEL (0.47 GB of 16-bit cells, 2
+/// threads, interleaved) propagated in 27.6 / 25.8 s so and 38.5 s by
+/// regions.
+pub const REGIONS_FROM_SLOTS: u64 = 1 << 30;
+
+/// The region bits of a solve of `slots` slots on `threads` threads,
+/// `None` for updates applied as they are found: by regions from
+/// [`REGIONS_FROM_SLOTS`] on, of [`REGION_BITS`], growing on many threads
+/// so that the threads' open blocks (a block and a staging line a region
+/// and thread) take at most 1/16 byte a slot.
+pub(crate) fn byte_region_bits(slots: u64, threads: usize) -> Option<u32> {
+    (slots >= REGIONS_FROM_SLOTS).then(|| {
+        (REGION_BITS..30)
+            .find(|&bits| open_block_bytes(slots, bits, threads) <= slots / 16)
+            .unwrap_or(30)
+    })
+}
+
+#[cfg(test)]
+mod region_tests {
+    use super::*;
+
+    #[test]
+    fn levels_run_by_regions_from_the_threshold_on() {
+        assert_eq!(byte_region_bits(REGIONS_FROM_SLOTS - 1, 2), None);
+        assert_eq!(byte_region_bits(REGIONS_FROM_SLOTS, 2), Some(REGION_BITS));
+    }
+
+    #[test]
+    fn on_many_threads_the_regions_grow_to_keep_the_open_blocks_within_a_16th_of_a_byte() {
+        let eltvelt = 5_124_069_720u64;
+        let largest = 16_500_000_000u64;
+        for (slots, threads, bits) in [
+            (eltvelt, 1, 21),
+            (eltvelt, 2, 21),
+            (eltvelt, 8, 21),
+            (eltvelt, 64, 24),
+            (largest, 2, 21),
+            (largest, 8, 21),
+            (largest, 64, 24),
+        ] {
+            let got = byte_region_bits(slots, threads).unwrap();
+            assert_eq!(got, bits, "{slots} slots on {threads} threads");
+            let open = open_block_bytes(slots, got, threads);
+            assert!(open <= slots / 16, "{open} bytes of open blocks");
+            assert!(open_block_bytes(slots, got - 1, threads) > slots / 16 || got == REGION_BITS);
+        }
     }
 }

@@ -14,7 +14,7 @@
 //!   least loaded bin), listed one bin per line in `tasks-<name>.txt`;
 //! - every task runs `jungletb generate --material …` on the shared tables
 //!   directory: generators claim materials one at a time (see
-//!   [`crate::generate`]), so overlapping or repeated tasks are safe;
+//!   [`crate::batch::generate`]), so overlapping or repeated tasks are safe;
 //! - `submit.sh` submits the levels in order, each array with
 //!   `--dependency=afterok:` on every array of the level before;
 //! - a material that needs more memory than a node holds (given
@@ -28,7 +28,7 @@
 //! array). After a failure, running `plan` again writes scripts for what is
 //! still missing: resubmitting is the same command.
 
-use crate::plan::{Plan, PlanEntry};
+use crate::batch::plan::{Plan, PlanEntry};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -57,9 +57,6 @@ pub struct SlurmOptions {
     /// Memory of one node (bytes), if known: materials that need more are
     /// flagged and solved within it through file-backed memory.
     pub node_mem: Option<u64>,
-    /// Tasks solve in one-byte cells (`generate --one-byte`; the plan's
-    /// memory estimates must be [`crate::Calibration::one_byte`]'s).
-    pub one_byte: bool,
 }
 
 /// One job array: a level, or one memory class of a level.
@@ -310,9 +307,6 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     cmd.push("--threads \"${SLURM_CPUS_PER_TASK:-1}\"".into());
     cmd.push(format!("--mem {}M", job.mem_mib));
     cmd.push("--verbose".into());
-    if opts.one_byte {
-        cmd.push("--one-byte".into());
-    }
     // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
     // in bash before 4.4 (RHEL 7's 4.2 among them).
     cmd.push("${args[@]+\"${args[@]}\"}".into());
@@ -340,10 +334,10 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
 }
 
 /// Seconds before a task's limit of `minutes` that Slurm sends SIGTERM:
-/// a tenth of the limit, between one and ten minutes (time to finish a
-/// 6-piece level and write its checkpoint, 2¼ bytes a slot; in one-byte
-/// cells the solve stops within its level, and the checkpoint is a byte a
-/// slot).
+/// a tenth of the limit, between one and ten minutes: the solve stops
+/// within its level, but a stop during a 6-piece sweep lets the sweep run
+/// to its end (up to a few minutes), and the checkpoint is a byte a slot
+/// to write.
 fn signal_lead_seconds(minutes: u64) -> u64 {
     (minutes * 6).clamp(60, 600)
 }
@@ -366,7 +360,7 @@ fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Calibration;
+    use crate::batch::plan::Calibration;
     use jungletb_rules::Ruleset;
 
     fn options() -> SlurmOptions {
@@ -379,7 +373,6 @@ mod tests {
             max_running: 4,
             extra: vec![],
             node_mem: None,
-            one_byte: false,
         }
     }
 
@@ -454,9 +447,9 @@ mod tests {
     /// The whole 6-piece set (every material up to 6 pieces): arrays by
     /// level and memory class cover every material once, within
     /// `MaxArraySize`; each asks for its materials' memory, and with a node
-    /// of 16 GiB the materials above it are flagged, in arrays of their
-    /// own that ask for the node; submit.sh makes each level wait for
-    /// every array of the one before.
+    /// of 8 GiB the materials above it are flagged, in arrays of their own
+    /// that ask for the node; submit.sh makes each level wait for every
+    /// array of the one before.
     #[test]
     fn the_six_piece_set_is_planned_by_memory_class_within_a_node() {
         let (dir, plan) = standard_plan(6);
@@ -468,17 +461,17 @@ mod tests {
         // Pairs of animal sets of sizes 1+5, 2+4, 3+3, 4+2, 5+1: 7,952, of
         // which the 56 pairs of equal 3-sets are their own colour swap.
         assert_eq!(six.len(), (7952 + 56) / 2);
-        let node = 16u64 << 30;
+        let node = 8u64 << 30;
         let mut opts = options();
         opts.task_seconds = 3600.0;
-        // Without a node size: one array per memory class (16, 32 and 64
-        // GiB at 6 pieces).
+        // Without a node size: one array per memory class (8, 16 and 32 GiB
+        // at 6 pieces, a byte a slot).
         let classes: Vec<String> = arrays(&plan, &opts)
             .into_iter()
             .filter(|j| j.pieces == 6)
             .map(|j| j.name)
             .collect();
-        assert_eq!(classes, ["6-16g", "6-32g", "6-64g"]);
+        assert_eq!(classes, ["6-8g", "6-16g", "6-32g"]);
         opts.node_mem = Some(node);
         let jobs = arrays(&plan, &opts);
         assert_every_material_once(&plan, &jobs);
@@ -502,7 +495,7 @@ mod tests {
                 }
             }
         }
-        assert!(over > 0, "no material over a 16 GiB node");
+        assert!(over > 0, "no material over an 8 GiB node");
         // A 256 GiB node holds every material.
         opts.node_mem = Some(256 << 30);
         assert!(arrays(&plan, &opts).iter().all(|j| !j.over_node));

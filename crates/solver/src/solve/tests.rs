@@ -1,25 +1,34 @@
-//! One-byte cells ([`Layout`]) on small materials, whose distances are far
-//! from the 172 plies a byte holds: the tests squeeze the decided values
-//! into just enough codes, stop and resume the solve, and compare with the
-//! 16-bit cells. And a level run in part, then again in full, as a solve
-//! stopped within a level and resumed runs it.
+//! The cells ([`Layout`]) on small materials, whose distances are far from
+//! the 172 plies a byte holds: the tests squeeze the decided values into
+//! just enough codes, stop and resume the solve, and compare with the same
+//! solve in two-byte cells, the path of a material whose distances pass a
+//! byte's (forced here), which must write the same values. And a level run
+//! in part, then again in full, as a solve stopped within a level and
+//! resumed runs it. (The values themselves are checked against an
+//! independent reference solver and recorded checksums in
+//! `tests/tablebase`.)
 
-use super::*;
-use crate::byte_presence::Presence;
-use crate::generate::{generate, GenerateOptions};
-use crate::regions::Propagation;
-use crate::solve::{solve_material_with, ByteSolve};
-use crate::subtables::SubTables;
+use super::buckets::Rounds;
+use super::cells::{chunk_words, ByteCells, ByteCtx, CHUNK};
+use super::codes::Layout;
+use super::levels::{expand_for, level_by_regions, level_chunk};
+use super::presence::Presence;
+use super::subtables::SubTables;
+use super::sweep::count;
+use super::CellSolve;
+use crate::batch::generate::{generate, GenerateOptions};
+use crate::error::SolveError;
+use crate::watch::Watch;
 use jungletb_format::encoding;
-use jungletb_indexer::Material;
+use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::{MoveTables, Ruleset};
 use jungletb_tablebase::{table_dir, Tablebase};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-/// Solves `material` in one-byte cells laid out as `layout` with its
+/// Solves `material` in cells of `W` bytes laid out as `layout` with its
 /// checkpoint in `work` (resuming from it if there), stopping at the level
 /// `stop_at`, its updates applied as found or by regions of 2^`bits`.
-fn solve_once(
+fn solve_once<const W: usize>(
     tb: &Tablebase,
     material: Material,
     (layout, region_bits): (Layout, Option<u32>),
@@ -34,10 +43,9 @@ fn solve_once(
             stop.store(true, Relaxed);
         }
     };
-    let bytes = ByteSolve {
+    let solve = CellSolve {
         index: &index,
         rules: tb.rules(),
-        layout,
         work_dir: work,
         mem_budget: u64::MAX,
         region_bits,
@@ -48,24 +56,24 @@ fn solve_once(
         stop: &stop,
         checkpoint: Some(&checkpoint),
     };
-    Ok(bytes
-        .solve(SubTables::open(material, tb).unwrap(), watch)?
+    Ok(solve
+        .solve::<W>(SubTables::open(material, tb).unwrap(), watch, layout)?
         .0
         .to_vec())
 }
 
 /// [`solve_once`] stopped at the level `stop_at`, then resumed.
-fn solve_bytes(
+fn solve_bytes<const W: usize>(
     tb: &Tablebase,
     material: Material,
     how: (Layout, Option<u32>),
     work: &std::path::Path,
     stop_at: Option<u16>,
 ) -> Result<Vec<u16>, SolveError> {
-    let solved = match solve_once(tb, material, how, work, stop_at) {
+    let solved = match solve_once::<W>(tb, material, how, work, stop_at) {
         Err(SolveError::Checkpointed { level, .. }) => {
             assert_eq!(Some(level), stop_at);
-            solve_once(tb, material, how, work, None)
+            solve_once::<W>(tb, material, how, work, None)
         }
         other => other,
     };
@@ -87,7 +95,6 @@ fn fixture() -> &'static (tempfile::TempDir, Tablebase) {
             materials: MATERIALS.iter().map(|m| m.parse().unwrap()).collect(),
             mem: None,
             check_space: true,
-            propagation: Propagation::Auto,
         })
         .unwrap();
         let tb = Tablebase::with_dir(table_dir(root.path(), &rules), rules);
@@ -97,29 +104,46 @@ fn fixture() -> &'static (tempfile::TempDir, Tablebase) {
 
 const MATERIALS: [&str; 2] = ["TRvTR", "ELvTR"];
 
-/// The values of `m` solved in 16-bit cells.
-fn sixteen_bit(tb: &Tablebase, m: Material, work: &std::path::Path) -> Vec<u16> {
-    solve_material_with(
-        m,
-        tb.rules(),
-        tb,
-        work,
-        u64::MAX,
-        Propagation::Direct,
-        &|_| {},
-    )
-    .unwrap()
-    .0
-    .to_vec()
+/// The values of `m` solved in two-byte cells: the path of a material
+/// whose distances or counts a byte cannot hold, forced.
+fn two_bytes(tb: &Tablebase, m: Material, work: &std::path::Path) -> Vec<u16> {
+    solve_bytes::<2>(tb, m, (Layout::for_width(2), None), work, None).unwrap()
 }
 
 #[test]
-fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
+fn two_byte_cells_write_the_tables_one_byte_cells_write() {
     let (_, tb) = fixture();
     let work = tempfile::tempdir().unwrap();
     for m in MATERIALS {
         let m = m.parse::<Material>().unwrap().canonical().0;
-        let wide = sixteen_bit(tb, m, work.path());
+        let wide = two_bytes(tb, m, work.path());
+        // The generated table (one-byte cells), value for value.
+        let table = tb.table(m).unwrap().raw_values().unwrap();
+        let differ = (0..wide.len()).find(|&i| table[i] != wide[i]);
+        assert_eq!(differ, None, "{m}: two-byte cells differ at the slot");
+        assert!(wide.iter().any(|&v| v > 2), "{m}: nothing decided");
+        // Stopped and resumed, as found and by regions of 256 slots.
+        for regions in [None, Some(8)] {
+            for stop_at in [Some(1), Some(4)] {
+                let again =
+                    solve_bytes::<2>(tb, m, (Layout::for_width(2), regions), work.path(), stop_at)
+                        .unwrap();
+                assert!(
+                    again == wide,
+                    "{m}: two bytes stopped at {stop_at:?}, {regions:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn one_byte_counts_give_the_values_of_two_byte_cells_in_the_fewest_codes() {
+    let (_, tb) = fixture();
+    let work = tempfile::tempdir().unwrap();
+    for m in MATERIALS {
+        let m = m.parse::<Material>().unwrap().canonical().0;
+        let wide = two_bytes(tb, m, work.path());
         let longest = wide
             .iter()
             .filter_map(|&raw| encoding::decode(raw)?.plies())
@@ -134,7 +158,8 @@ fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
         // Updates as found, and by regions of 256 slots.
         for regions in [None, Some(8)] {
             for stop_at in [None, Some(1), Some(4), Some(longest / 2)] {
-                let bytes = solve_bytes(tb, m, (layout, regions), work.path(), stop_at).unwrap();
+                let bytes =
+                    solve_bytes::<1>(tb, m, (layout, regions), work.path(), stop_at).unwrap();
                 let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
                 assert_eq!(
                     differ, None,
@@ -145,7 +170,7 @@ fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
         // Planted fault: one code too few for the longest distance.
         if longest + 1 > through {
             let short = Layout::with_room(room - 1).unwrap();
-            match solve_bytes(tb, m, (short, Some(8)), work.path(), None) {
+            match solve_bytes::<1>(tb, m, (short, Some(8)), work.path(), None) {
                 Err(SolveError::DistanceOverflow { limit, .. }) => {
                     assert_eq!(limit, room - 1)
                 }
@@ -163,35 +188,36 @@ fn one_byte_counts_give_the_values_of_sixteen_bit_cells() {
 /// bytes (the counts taken from them first, as a resumed solve does), saves
 /// the chunks `part` returns as done, or none unless `saved` (planted
 /// fault: a won level's chunks run twice count their wins down twice), and
-/// resumes. The values must be the 16-bit solve's, except with the fault
-/// on a won level, where they must differ.
+/// resumes. The values must be those of a solve run whole, except with
+/// the fault on a won level, where they must differ.
 fn part_of_a_level_then_the_rest(
     level: u16,
     regions: Option<u32>,
     saved: bool,
-    part: impl FnOnce(&ByteCtx) -> Vec<u64>,
+    part: impl FnOnce(&ByteCtx<1>) -> Vec<u64>,
 ) {
     let (_, tb) = fixture();
     let work = tempfile::tempdir().unwrap();
     let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
     static WIDE: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
-    let wide = WIDE.get_or_init(|| sixteen_bit(tb, m, work.path()));
+    let wide = WIDE.get_or_init(|| two_bytes(tb, m, work.path()));
     let index = PositionIndex::new(m, tb.rules()).unwrap();
     let layout = Layout::default();
     let n = index.size() as usize;
     let words = chunk_words(n as u64);
-    let id = crate::checkpoint::Identity {
+    let id = super::checkpoint::Identity {
         material: m,
         rules: tb.rules(),
         slots: n as u64,
+        width: 1,
     };
     let checkpoint = work.path().join("bytes.checkpoint");
-    match solve_once(tb, m, (layout, regions), work.path(), Some(level)) {
+    match solve_once::<1>(tb, m, (layout, regions), work.path(), Some(level)) {
         Err(SolveError::Checkpointed { level: at, .. }) => assert_eq!(at, level),
         other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
     }
-    let cells = crate::work::WorkArray::anonymous(n, 1).unwrap();
-    let (levels, none) = crate::checkpoint::load_bytes(&checkpoint, &id, &cells, words).unwrap();
+    let cells = super::work::WorkArray::anonymous(n, 1).unwrap();
+    let (levels, none) = super::checkpoint::load(&checkpoint, &id, &cells, words).unwrap();
     assert!(
         none.iter().all(|&w| w == 0),
         "between levels, no chunk is done"
@@ -201,7 +227,7 @@ fn part_of_a_level_then_the_rest(
         tables: MoveTables::new(tb.rules()),
         index: &index,
         subs: SubTables::open(m, tb).unwrap(),
-        cells: ByteCells(cells.atomic_u64()),
+        cells: ByteCells::<1>(cells.atomic_u64()),
         layout,
         present: Presence::new(n as u64),
         scanned: Default::default(),
@@ -211,8 +237,8 @@ fn part_of_a_level_then_the_rest(
     let done = part(&ctx);
     drop(ctx);
     let done = if saved { done } else { Vec::new() };
-    crate::checkpoint::save_bytes(&checkpoint, &id, &cells, levels, (&done, words)).unwrap();
-    let bytes = solve_bytes(tb, m, (layout, regions), work.path(), None).unwrap();
+    super::checkpoint::save(&checkpoint, &id, &cells, levels, (&done, words)).unwrap();
+    let bytes = solve_bytes::<1>(tb, m, (layout, regions), work.path(), None).unwrap();
     let differ = (0..wide.len()).find(|&i| wide[i] != bytes[i]);
     if saved || level.is_multiple_of(2) {
         assert_eq!(
@@ -258,7 +284,7 @@ fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
             part_of_a_level_then_the_rest(level, Some(10), saved, |ctx| {
                 let n = ctx.index.size();
                 // Rounds of a few hundred updates, stopped after the first.
-                let mut rounds = crate::buckets::Rounds::new(n, 10, 2).with_quota(300);
+                let mut rounds = Rounds::new(n, 10, 2).with_quota(300);
                 let done: Vec<AtomicU64> = (0..chunk_words(n)).map(|_| AtomicU64::new(0)).collect();
                 let (delta, stopped) =
                     level_by_regions(ctx, &mut rounds, level, &done, || true).unwrap();
@@ -285,20 +311,27 @@ fn checkpoints_of_earlier_builds_bytes_are_refused_not_misread() {
     let work = tempfile::tempdir().unwrap();
     let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
     let checkpoint = work.path().join("bytes.checkpoint");
-    match solve_once(tb, m, (Layout::default(), None), work.path(), Some(3)) {
+    match solve_once::<1>(tb, m, (Layout::default(), None), work.path(), Some(3)) {
         Err(SolveError::Checkpointed { level: 3, .. }) => {}
         other => panic!("expected a checkpoint, got {:?}", other.map(|v| v.len())),
     }
     let mut file = std::fs::read(&checkpoint).unwrap();
     assert_eq!(&file[..8], b"JTBCKPB4");
     // The same file as an earlier build's (floors in the bytes, or counts
-    // of positions open to a den entry, which level 1 no longer counts).
-    for old in [b"JTBCKPB1", b"JTBCKPB2", b"JTBCKPB3"] {
+    // of positions open to a den entry, which level 1 no longer counts, or
+    // the 16-bit solver's), or as two-byte cells'.
+    for (old, says) in [
+        (b"JTBCKPB1", "earlier build"),
+        (b"JTBCKPB2", "earlier build"),
+        (b"JTBCKPB3", "earlier build"),
+        (b"JTBCKPT1", "16-bit solver of an earlier build"),
+        (b"JTBCKPW1", "two-byte cells"),
+    ] {
         file[..8].copy_from_slice(old);
         std::fs::write(&checkpoint, &file).unwrap();
-        match solve_once(tb, m, (Layout::default(), None), work.path(), None) {
+        match solve_once::<1>(tb, m, (Layout::default(), None), work.path(), None) {
             Err(SolveError::CheckpointRefused { reason, .. }) => {
-                assert!(reason.contains("earlier build"), "{reason}")
+                assert!(reason.contains(says), "{reason}")
             }
             other => panic!("expected a refusal, got {:?}", other.map(|v| v.len())),
         }

@@ -1,18 +1,17 @@
-//! The updates of a one-byte level (`byte_solve.rs`) and the bytes they
+//! The updates of a one-byte level (`levels.rs`) and the bytes they
 //! change: queued with their words prefetched (or gathered by region,
 //! `buckets.rs`), then applied, a predecessor
 //! of a lost position set to a win, one of a won position counted down
 //! and, at 0, lost.
 
-use crate::buckets::Buckets;
-use crate::byte_cells::{ByteCtx, Counts};
-use crate::byte_codes::{decided, Layout};
 use crate::error::SolveError;
-use crate::propagate::prefetch;
+use crate::solve::buckets::Buckets;
+use crate::solve::cells::{ByteCtx, Counts};
+use crate::solve::codes::{decided, Layout};
 use jungletb_rules::{RawPosition, Value};
 
-/// Predecessor updates waiting for their bytes' cache lines, as in
-/// `propagate.rs`: a fixed array, applied once it holds [`BATCH`].
+/// Predecessor updates waiting for their words' cache lines: a fixed
+/// array, applied once it holds [`BATCH`].
 pub(crate) struct Batch {
     updates: [(u64, u8); BATCH_ROOM],
     len: usize,
@@ -38,50 +37,50 @@ impl Batch {
     }
 
     /// Applies the updates of level `d` and empties the batch.
-    pub(crate) fn apply(
+    pub(crate) fn apply<const W: usize>(
         &mut self,
-        ctx: &ByteCtx,
+        ctx: &ByteCtx<W>,
         layout: Layout,
         d: u16,
         delta: &mut Counts,
     ) -> Result<(), SolveError> {
         if ctx.alone {
-            self.apply_as::<false>(ctx, layout, d, delta)
+            self.apply_as::<false, W>(ctx, layout, d, delta)
         } else {
-            self.apply_as::<true>(ctx, layout, d, delta)
+            self.apply_as::<true, W>(ctx, layout, d, delta)
         }
     }
 
     /// [`apply`](Self::apply), with locked updates if `SHARED`.
-    fn apply_as<const SHARED: bool>(
+    fn apply_as<const SHARED: bool, const W: usize>(
         &mut self,
-        ctx: &ByteCtx,
+        ctx: &ByteCtx<W>,
         layout: Layout,
         d: u16,
         delta: &mut Counts,
     ) -> Result<(), SolveError> {
         let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
         for &(p, w) in &self.updates[..len] {
-            apply_one::<SHARED>(ctx, layout, d, p, w, delta)?;
+            apply_one::<SHARED, W>(ctx, layout, d, p, w, delta)?;
         }
         Ok(())
     }
 }
 
-/// Where `byte_solve::expand` puts the updates it finds: a [`Batch`]
+/// Where `levels::expand` puts the updates it finds: a [`Batch`]
 /// applied as it fills, or region buckets applied after a round (see
 /// `buckets.rs`).
 pub(crate) trait ByteUpdates {
     /// Queues the update of predecessor `p`: a win for `w` 0, else a count
     /// down by `w`.
-    fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8);
+    fn push<const W: usize>(&mut self, ctx: &ByteCtx<W>, p: u64, w: u8);
 }
 
 impl ByteUpdates for Batch {
     /// Queues the update and asks for its byte's cache line.
     #[inline(always)]
-    fn push(&mut self, ctx: &ByteCtx, p: u64, w: u8) {
-        prefetch(&ctx.cells.0[(p / 8) as usize]);
+    fn push<const W: usize>(&mut self, ctx: &ByteCtx<W>, p: u64, w: u8) {
+        prefetch(ctx.cells.word(p));
         self.updates[self.len % BATCH_ROOM] = (p, w);
         self.len += 1;
     }
@@ -89,7 +88,7 @@ impl ByteUpdates for Batch {
 
 impl ByteUpdates for Buckets {
     #[inline(always)]
-    fn push(&mut self, _ctx: &ByteCtx, p: u64, w: u8) {
+    fn push<const W: usize>(&mut self, _ctx: &ByteCtx<W>, p: u64, w: u8) {
         Buckets::push(self, p, w);
     }
 }
@@ -100,8 +99,8 @@ const APPLY_AHEAD: usize = 16;
 /// Applies the updates of level `d` in `entries`, a bucket of the region
 /// starting at slot `base` (offset `<< 2 |` weight), owned by the calling
 /// thread meanwhile: by plain loads and stores.
-pub(crate) fn apply_region(
-    ctx: &ByteCtx,
+pub(crate) fn apply_region<const W: usize>(
+    ctx: &ByteCtx<W>,
     layout: Layout,
     d: u16,
     base: u64,
@@ -110,9 +109,9 @@ pub(crate) fn apply_region(
 ) -> Result<(), SolveError> {
     for (k, &e) in entries.iter().enumerate() {
         if let Some(&ahead) = entries.get(k + APPLY_AHEAD) {
-            prefetch(&ctx.cells.0[((base + (ahead >> 2) as u64) / 8) as usize]);
+            prefetch(ctx.cells.word(base + (ahead >> 2) as u64));
         }
-        apply_one::<false>(ctx, layout, d, base + (e >> 2) as u64, (e & 3) as u8, delta)?;
+        apply_one::<false, W>(ctx, layout, d, base + (e >> 2) as u64, (e & 3) as u8, delta)?;
     }
     Ok(())
 }
@@ -120,8 +119,8 @@ pub(crate) fn apply_region(
 /// Applies one update of level `d` to predecessor `p`: a win at `d + 1`
 /// for `w` 0, else a count down by `w`.
 #[inline(always)]
-fn apply_one<const SHARED: bool>(
-    ctx: &ByteCtx,
+fn apply_one<const SHARED: bool, const W: usize>(
+    ctx: &ByteCtx<W>,
     layout: Layout,
     d: u16,
     p: u64,
@@ -129,12 +128,12 @@ fn apply_one<const SHARED: bool>(
     delta: &mut Counts,
 ) -> Result<(), SolveError> {
     if w != 0 {
-        return count_down::<SHARED>(ctx, layout, d, p, w, delta);
+        return count_down::<SHARED, W>(ctx, layout, d, p, w, delta);
     }
     let win_next = decided(d + 1);
     // Undecided, or a tentative win through a capture that is longer
     // (a win's byte is odd: `n + 2` with `n` odd).
-    let improves = |b: u8| b >= layout.undecided || (b > win_next && b % 2 == 1);
+    let improves = |b: u16| b >= layout.undecided || (b > win_next && b % 2 == 1);
     if let Some(old) = ctx
         .cells
         .update_as::<SHARED>(p, |b| improves(b).then_some(win_next))
@@ -152,8 +151,8 @@ fn apply_one<const SHARED: bool>(
 /// level `d` for the side to move there: its count drops by `w`, and at 0
 /// it is lost, at `max(d + 1, floor)`.
 #[inline(always)]
-fn count_down<const SHARED: bool>(
-    ctx: &ByteCtx,
+fn count_down<const SHARED: bool, const W: usize>(
+    ctx: &ByteCtx<W>,
     layout: Layout,
     d: u16,
     p: u64,
@@ -161,8 +160,8 @@ fn count_down<const SHARED: bool>(
     delta: &mut Counts,
 ) -> Result<(), SolveError> {
     let dropped = ctx.cells.update_as::<SHARED>(p, |b| {
-        let count = Layout::count_of(b);
-        (layout.may_lose(b) && count > w).then(|| b + w)
+        let count = layout.count_of(b);
+        (layout.may_lose(b) && count > w as u16).then(|| b + w as u16)
     });
     if dropped.is_some() {
         return Ok(());
@@ -177,7 +176,7 @@ fn count_down<const SHARED: bool>(
     // (A count below `w` would mean a chunk counted down twice: the
     // chunk bits of a stopped level prevent that, and a test shows the
     // values differ without them.)
-    let floor = if Layout::floored(b) {
+    let floor = if layout.floored(b) {
         let pred = ctx.index.raw_position(p).expect("in range");
         capture_floor(ctx, &pred)?
     } else {
@@ -201,7 +200,7 @@ fn count_down<const SHARED: bool>(
 /// a capture leads into (for a position just lost whose byte had the
 /// floor bit: none of its captures wins or draws).
 #[inline(never)]
-fn capture_floor(ctx: &ByteCtx, pos: &RawPosition) -> Result<u16, SolveError> {
+fn capture_floor<const W: usize>(ctx: &ByteCtx<W>, pos: &RawPosition) -> Result<u16, SolveError> {
     let mut floor = 0;
     let mut error = None;
     ctx.tables.for_each_move(pos, |mv| {
@@ -214,4 +213,18 @@ fn capture_floor(ctx: &ByteCtx, pos: &RawPosition) -> Result<u16, SolveError> {
         }
     });
     error.map_or(Ok(floor), Err)
+}
+
+/// Asks for the cache line of `word` ahead of its use.
+#[inline(always)]
+pub(crate) fn prefetch<T>(word: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults, and the address
+    // is a valid reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(word as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
 }

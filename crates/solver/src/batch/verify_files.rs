@@ -10,8 +10,8 @@
 //!   recovers them, as probes do.
 //! - A file whose name is not its material's is a failure.
 
+use crate::batch::files::select_files;
 use crate::error::SolveError;
-use crate::files::select_files;
 use crate::verify::verify_material_with;
 use jungletb_indexer::Material;
 use jungletb_rules::{Ruleset, Value};

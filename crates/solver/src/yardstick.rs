@@ -1,7 +1,7 @@
 //! A plain forward sweep: the yardstick for solve times.
 
 use crate::error::SolveError;
-use crate::subtables::SubTables;
+use crate::solve::subtables::SubTables;
 use jungletb_indexer::{Material, Neighbours, PositionIndex};
 use jungletb_rules::{MoveTables, Ruleset};
 use jungletb_tablebase::Tablebase;

@@ -1,6 +1,6 @@
 //! The values a solve leaves, in the memory it solved them in.
 
-use crate::work::WorkArray;
+use crate::solve::work::WorkArray;
 
 /// The raw values of a solved material, one per index slot (see
 /// [`jungletb_format::encoding`]): in memory or in a memory-mapped working

@@ -2,7 +2,7 @@
 //! of a one-byte solve skips the blocks that hold none of its positions.
 //!
 //! A level's positions are found by scanning every byte for its code
-//! (`byte_solve.rs`). The late levels of a 6-piece material hold few
+//! (`levels.rs`). The late levels of a 6-piece material hold few
 //! positions each, yet each was a scan of all 5-17 GB of bytes. Here every
 //! block of [`BLOCK`] slots keeps a bit per byte value, set whenever a byte
 //! of the block is written with that value (by the sweep, by a level, or
@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// of the solve's chunks).
 pub(crate) const BLOCK: usize = 1 << 12;
 
-/// Bits of 64-bit words a block keeps: one per byte value.
+/// Bits of 64-bit words a block keeps: one per byte value (a two-byte
+/// code marks the bit of its low byte, which may let a scan read a block
+/// it could pass by, never pass one it must read).
 const WORDS: usize = 256 / 64;
 
 /// The values each block of slots may hold (see the module's text).
@@ -31,7 +33,8 @@ impl Presence {
 
     /// Slot `i`'s byte has been written as `code`.
     #[inline(always)]
-    pub(crate) fn mark(&self, i: u64, code: u8) {
+    pub(crate) fn mark(&self, i: u64, code: u16) {
+        let code = code as u8;
         let word = &self.0[i as usize / BLOCK * WORDS + (code as usize >> 6)];
         let bit = 1u64 << (code & 63);
         // Mostly set already: a load is cheaper than a locked write.
@@ -42,7 +45,8 @@ impl Presence {
 
     /// False if no byte of block `block` holds `code`.
     #[inline]
-    pub(crate) fn may_hold(&self, block: usize, code: u8) -> bool {
+    pub(crate) fn may_hold(&self, block: usize, code: u16) -> bool {
+        let code = code as u8;
         self.0[block * WORDS + (code as usize >> 6)].load(Relaxed) & (1u64 << (code & 63)) != 0
     }
 }

@@ -1,15 +1,14 @@
 //! Generating every table of a request, in dependency order.
 
-use crate::checkpoint::checkpoint_path;
-use crate::claim::Claim;
+use crate::batch::claim::Claim;
+use crate::batch::files::move_aside;
+use crate::batch::space::{available_space, check_space, DiskNeed};
 use crate::error::SolveError;
-use crate::files::move_aside;
-use crate::memory::minimum_memory;
 use crate::notice::Notice;
-use crate::regions::Propagation;
+use crate::solve::checkpoint::checkpoint_path;
+use crate::solve::memory::minimum_memory;
 use crate::solve::solve_material_until;
-use crate::solved_values::RawValues;
-use crate::space::{available_space, check_space, DiskNeed};
+use crate::solve::values::RawValues;
 use crate::watch::Watch;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
@@ -39,11 +38,6 @@ pub struct GenerateOptions {
     /// the checks, for file systems that store a table in less than its
     /// size (compression, deduplication); a full disk then fails the write.
     pub check_space: bool,
-    /// How levels are propagated: [`Propagation::Auto`] (16-bit cells, the
-    /// fastest), or [`Propagation::ByteCells`] (one byte a slot, for
-    /// materials whose 16-bit solve would not fit in memory). Every way
-    /// writes the same tables.
-    pub propagation: Propagation,
 }
 
 /// The outcome for one material.
@@ -249,7 +243,7 @@ fn check_request(
         }
     }
     if let (Some(mem), Some((m, size))) = (opts.mem, largest) {
-        let need = minimum_memory(size, opts.propagation);
+        let need = minimum_memory(size);
         if mem < need {
             return Err(SolveError::MemoryTooSmall {
                 budget: mem,
@@ -264,7 +258,7 @@ fn check_request(
     for &m in list.iter().filter(|&&m| !table_path(dir, m).exists()) {
         let index = PositionIndex::new(m, rules)?;
         total_positions += index.size();
-        needs.push(DiskNeed::of(rules, &index, budget, opts.propagation));
+        needs.push(DiskNeed::of(rules, &index, budget));
     }
     if opts.check_space {
         check_space(dir, &needs, available_space(dir)?)?;
@@ -288,7 +282,7 @@ fn solve_one(
     // Again for this table alone: the disk may have filled since the
     // start (other generators, other writers).
     if opts.check_space {
-        let need = DiskNeed::of(rules, &index, budget, opts.propagation);
+        let need = DiskNeed::of(rules, &index, budget);
         check_space(dir, &[need], available_space(dir)?)?;
     }
     let t0 = Instant::now();
@@ -308,15 +302,7 @@ fn solve_one(
         stop,
         checkpoint: Some(&checkpoint),
     };
-    let (raw, stats) = solve_material_until(
-        m,
-        rules,
-        subtables,
-        work.path(),
-        budget,
-        opts.propagation,
-        watch,
-    )?;
+    let (raw, stats) = solve_material_until(m, rules, subtables, work.path(), budget, watch)?;
     let written = match raw.raw() {
         RawValues::Bytes(values) => write_table(dir, rules, &index, values)?,
         RawValues::Wide(values) => write_table(dir, rules, &index, values)?,

@@ -11,8 +11,7 @@
 //! (another writer on the same disk, a table that needs 2 bytes a slot).
 
 use crate::error::SolveError;
-use crate::memory::working_file_bytes;
-use crate::regions::Propagation;
+use crate::solve::memory::working_file_bytes;
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::plain_table_len;
@@ -31,17 +30,12 @@ pub(crate) struct DiskNeed {
 
 impl DiskNeed {
     /// The need of `index`'s material under `rules` with a memory budget of
-    /// `mem_budget` bytes, solved with `propagation`.
-    pub fn of(
-        rules: &Ruleset,
-        index: &PositionIndex,
-        mem_budget: u64,
-        propagation: Propagation,
-    ) -> DiskNeed {
+    /// `mem_budget` bytes.
+    pub fn of(rules: &Ruleset, index: &PositionIndex, mem_budget: u64) -> DiskNeed {
         DiskNeed {
             material: index.material(),
             table: plain_table_len(rules, index, 1),
-            work: working_file_bytes(index.size(), mem_budget, propagation),
+            work: working_file_bytes(index.size(), mem_budget),
         }
     }
 }
@@ -129,15 +123,13 @@ mod tests {
     fn a_tables_need_is_its_size_at_a_byte_a_slot() {
         let rules = Ruleset::standard();
         let index = PositionIndex::new("ELvR".parse().unwrap(), &rules).unwrap();
-        let n = DiskNeed::of(&rules, &index, u64::MAX, Propagation::Auto);
+        let n = DiskNeed::of(&rules, &index, u64::MAX);
         assert_eq!(n.work, 0);
         let header = n.table - index.size();
         assert!(header > 0 && header.is_multiple_of(64), "header {header}");
-        for (propagation, cell) in [(Propagation::Auto, 2), (Propagation::ByteCells, 1)] {
-            let least = crate::minimum_memory(index.size(), propagation);
-            let tight = DiskNeed::of(&rules, &index, least, propagation);
-            assert_eq!(tight.work, index.size() * cell, "{propagation:?}");
-        }
+        let least = crate::minimum_memory(index.size());
+        let tight = DiskNeed::of(&rules, &index, least);
+        assert_eq!(tight.work, index.size());
     }
 
     /// A directory still to be created is measured where it will be made.

@@ -1,15 +1,15 @@
-//! Checkpoints: a solve stopped between two levels of the propagation
-//! (Slurm's time limit or preemption sends SIGTERM first) saves its whole
-//! state, and the same solve started again resumes from it.
+//! Checkpoints: a solve stopped by a signal (Slurm's time limit or
+//! preemption sends SIGTERM first) saves its whole state, and the same
+//! solve started again resumes from it.
 //!
-//! Between levels the state is the cells, the two frontiers, the lists of
-//! positions decided ahead of their level, the level and the two pending
-//! counts. Updates within a level commute and every level starts from
-//! this state alone, so a resumed solve writes the same bytes as one that
-//! never stopped (tested at several levels, on one and more threads). The
-//! work lost is the level under way when the signal came (on ELTvELT a
-//! level takes up to a few minutes), plus the time to write and read the
-//! file (2¼ bytes a slot).
+//! Between levels the whole state of a solve is its cells and the level
+//! (the counts per code are taken again from the cells on resuming); within
+//! a level, also the chunks of 2^16 slots already run. A solve may stop
+//! between two chunks: the resumed solve runs that level's other chunks,
+//! and only those (a chunk run twice would count its wins down twice).
+//! Updates within a level commute and every chunk starts from this state
+//! alone, so a resumed solve writes the same bytes as one that never
+//! stopped (tested at several levels, on one and more threads).
 //!
 //! The file is written beside the tables as `<material>.checkpoint.tmp`
 //! and renamed to `<material>.checkpoint` once complete and synced, so a
@@ -22,65 +22,50 @@
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 8 | `JTBCKPT1` |
+//! | 0 | 8 | `JTBCKPB4` (one-byte cells) or `JTBCKPW1` (two-byte cells) |
 //! | 8 | 2 + v | the jungletb version (`u16` length, UTF-8) |
 //! | … | 2 + m | the material (`u16` length, UTF-8) |
 //! | … | 8 | the rule set's id |
 //! | … | 8 | index slots `n` |
 //! | … | 2 + 2 | the level to run next, the highest level run |
-//! | … | 8 + 8 | positions pending at that level and at the next |
-//! | … | 2n | the cells (`u16` each) |
-//! | … | 2 × 8⌈n/64⌉ | the frontiers of that level and of the next (`u64` words) |
-//! | … | | the level lists ([`LevelLists::write_to`]) |
+//! | … | n × width | the cells (little-endian) |
+//! | … | 8⌈n / 2^22⌉ | a bit for each chunk of that level already run (0 between levels) |
 //! | … | 4 | CRC-32 of the bytes above |
 //!
-//! Integers are little-endian.
-//!
-//! A solve in one-byte cells (`byte_solve.rs`) keeps nothing but its bytes
-//! between levels, and may stop within a level, between two chunks of
-//! 2^16 slots: its checkpoint (`JTBCKPB4`) has the same fields up to the
-//! highest level run, then the `n` bytes, a bit for each chunk of that
-//! level already run (8⌈n / 2^22⌉ bytes, all 0 between levels) and the
-//! CRC-32. The resumed solve runs that level's other chunks, and only
-//! those: a chunk run twice would count its wins down twice.
+//! Integers are little-endian. Refused with a message that says why:
+//! `JTBCKPT1`, of the 16-bit solver earlier builds had beside this one;
 //! `JTBCKPB1` and `JTBCKPB2`, of builds whose bytes held floors instead of
-//! counts, and `JTBCKPB3`, of builds whose sweep left positions open to a
-//! den entry for level 1 to count down (this one's level 1 passes them
-//! by), are refused. A solve resumes in the kind of cells its checkpoint holds
-//! ([`saved_in_bytes`]), whichever it was asked for: both write the same
-//! values.
+//! counts; `JTBCKPB3`, of builds whose sweep left positions open to a den
+//! entry for level 1 to count down (this one's level 1 passes them by).
 
 use crate::error::SolveError;
-use crate::frontier::Frontier;
 use crate::le::{u16_of, u64_of};
-use crate::levels::LevelLists;
-use crate::work::WorkArray;
+use crate::solve::work::WorkArray;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-const MAGIC: &[u8; 8] = b"JTBCKPT1";
 /// The checkpoint of a solve in one-byte cells.
 const MAGIC_BYTES: &[u8; 8] = b"JTBCKPB4";
+/// The checkpoint of a solve in two-byte cells.
+const MAGIC_WIDE: &[u8; 8] = b"JTBCKPW1";
+/// The checkpoint of the 16-bit solver of earlier builds.
+const MAGIC_SIXTEEN: &[u8; 8] = b"JTBCKPT1";
 /// The checkpoints of one-byte solves of earlier builds, whose bytes held
 /// floors instead of counts (1, 2) or counts this build's level 1 no
-/// longer counts down (3, see `byte_solve.rs`): they would be misread, so
+/// longer counts down (3, see `levels.rs`): they would be misread, so
 /// they are refused.
 const MAGIC_BYTES_OLD: [&[u8; 8]; 3] = [b"JTBCKPB1", b"JTBCKPB2", b"JTBCKPB3"];
 
-/// Where the propagation stood between two levels.
-pub(crate) struct Resume {
-    /// The level to run next.
-    pub(crate) level: u16,
-    /// The highest level run so far.
-    pub(crate) highest: u16,
-    /// Positions pending at `level` and at the next.
-    pub(crate) pending: (u64, u64),
-    pub(crate) current: Frontier,
-    pub(crate) next: Frontier,
-    pub(crate) levels: LevelLists,
+/// The magic of a checkpoint of cells of `width` bytes.
+fn magic_of(width: usize) -> &'static [u8; 8] {
+    if width == 1 {
+        MAGIC_BYTES
+    } else {
+        MAGIC_WIDE
+    }
 }
 
 /// The checkpoint file of `material` in the tables directory `dir`.
@@ -93,6 +78,8 @@ pub(crate) struct Identity<'a> {
     pub(crate) material: Material,
     pub(crate) rules: &'a Ruleset,
     pub(crate) slots: u64,
+    /// Bytes of a cell.
+    pub(crate) width: usize,
 }
 
 /// A writer that keeps the CRC-32 of what passes through it.
@@ -131,39 +118,19 @@ fn write_text(w: &mut impl Write, s: &str) -> std::io::Result<()> {
     w.write_all(s.as_bytes())
 }
 
-/// Saves the state at `path` (through `path.tmp`, renamed when complete).
+/// Saves the state of a solve at `path` (through `path.tmp`, renamed when
+/// complete): its cells, the level to run next (or to finish) and the
+/// highest level run, and the chunks of that level already run: a bitmap
+/// of `done_words` words, `done` (empty when none is).
 pub(crate) fn save(
-    path: &Path,
-    id: &Identity<'_>,
-    cells: &WorkArray,
-    state: &Resume,
-) -> Result<(), SolveError> {
-    write_file(path, id, MAGIC, (state.level, state.highest), |w| {
-        w.write_all(&state.pending.0.to_le_bytes())?;
-        w.write_all(&state.pending.1.to_le_bytes())?;
-        for chunk in cells.u16().chunks(1 << 16) {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
-            w.write_all(&bytes)?;
-        }
-        state.current.write_to(w)?;
-        state.next.write_to(w)?;
-        state.levels.write_to(w)
-    })
-}
-
-/// Saves the state of a solve in one-byte cells at `path`: its bytes, the
-/// level to run next (or to finish) and the highest level run, and the
-/// chunks of that level already run: a bitmap of `done_words` words,
-/// `done` (empty when none is).
-pub(crate) fn save_bytes(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
     levels: (u16, u16),
     (done, done_words): (&[u64], usize),
 ) -> Result<(), SolveError> {
-    write_file(path, id, MAGIC_BYTES, levels, |w| {
-        w.write_all(&cells.u8()[..id.slots as usize])?;
+    write_file(path, id, magic_of(id.width), levels, |w| {
+        w.write_all(&cells.bytes()[..id.slots as usize * id.width])?;
         for k in 0..done_words {
             w.write_all(&done.get(k).copied().unwrap_or(0).to_le_bytes())?;
         }
@@ -213,71 +180,37 @@ fn tmp_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Loads the checkpoint at `path` into `cells` (zeroed, of `id.slots`
-/// elements), refusing one of another version, material, rule set or size,
-/// or a damaged one.
-pub(crate) fn load(
-    path: &Path,
-    id: &Identity<'_>,
-    cells: &WorkArray,
-) -> Result<Resume, SolveError> {
-    let n = id.slots;
-    let least = 16 + 2 * n + 2 * 8 * n.div_ceil(64);
-    read_file(path, id, MAGIC, least, |r, (level, highest)| {
-        let pending = (u64_of(r)?, u64_of(r)?);
-        let atoms = cells.atomic_u16();
-        let mut buf = vec![0u8; 1 << 17];
-        for chunk in atoms.chunks(1 << 16) {
-            let bytes = &mut buf[..2 * chunk.len()];
-            r.read_exact(bytes)?;
-            for (c, b) in chunk.iter().zip(bytes.chunks_exact(2)) {
-                c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
-            }
-        }
-        let current = Frontier::read_from(r, n as usize)?;
-        let next = Frontier::read_from(r, n as usize)?;
-        let levels = LevelLists::read_from(r)?;
-        Ok(Resume {
-            level,
-            highest,
-            pending,
-            current,
-            next,
-            levels,
-        })
-    })
-}
-
-/// Whether the checkpoint at `path` holds a solve in one-byte cells
-/// (`Some(true)`) or in 16-bit cells (`Some(false)`); `None` if there is
-/// no file or it is not a checkpoint (loading it then says why).
-pub(crate) fn saved_in_bytes(path: &Path) -> Option<bool> {
+/// The width of the cells a checkpoint at `path` holds; `None` if there
+/// is no file or it is no checkpoint of this build (loading it then says
+/// why).
+pub(crate) fn saved_width(path: &Path) -> Option<usize> {
     let mut found = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut found))
         .ok()?;
     match &found {
-        MAGIC_BYTES => Some(true),
-        MAGIC => Some(false),
+        MAGIC_BYTES => Some(1),
+        MAGIC_WIDE => Some(2),
         _ => None,
     }
 }
 
-/// Loads the checkpoint of a solve in one-byte cells at `path` into
-/// `cells` (zeroed, `id.slots` bytes in words), refusing it as [`load`]
-/// does. The level to run next and the highest level run, and the chunks
-/// of that level already run (a bitmap of `done_words` words).
-pub(crate) fn load_bytes(
+/// Loads the checkpoint at `path` into `cells` (zeroed, `id.slots` cells of
+/// `id.width` bytes in words), refusing one of another version, material,
+/// rule set, size or width, or a damaged one. The level to run next and
+/// the highest level run, and the chunks of that level already run (a
+/// bitmap of `done_words` words).
+pub(crate) fn load(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
     done_words: usize,
 ) -> Result<((u16, u16), Vec<u64>), SolveError> {
-    let n = id.slots as usize;
+    let n = id.slots as usize * id.width;
     read_file(
         path,
         id,
-        MAGIC_BYTES,
+        magic_of(id.width),
         (n + done_words * 8) as u64,
         |r, levels| {
             let words = cells.atomic_u64();
@@ -331,8 +264,12 @@ fn read_file<T>(
     if &found != magic {
         return Err(refused(
             match &found {
-                MAGIC => "a checkpoint of a solve in 16-bit cells",
+                MAGIC_SIXTEEN => {
+                    "a checkpoint of the 16-bit solver of an earlier build, which this build \
+                     no longer has (remove it: the solve starts again)"
+                }
                 MAGIC_BYTES => "a checkpoint of a solve in one-byte cells",
+                MAGIC_WIDE => "a checkpoint of a solve in two-byte cells",
                 m if MAGIC_BYTES_OLD.contains(&m) => {
                     "a checkpoint of an earlier build's one-byte cells, which this build reads otherwise"
                 }

@@ -1,5 +1,5 @@
-//! What the directory operations ([`generate`](crate::generate),
-//! [`compress`](crate::compress), [`verify`](crate::verify)) share about
+//! What the directory operations ([`generate`](crate::batch::generate),
+//! [`compress`](crate::batch::compress), [`verify`](crate::verify)) share about
 //! table files: which files a request names, and where an invalid table
 //! goes.
 

@@ -10,13 +10,14 @@ use crate::error::SolveError;
 use memmap2::MmapMut;
 use std::fs::OpenOptions;
 use std::path::Path;
-use std::sync::atomic::{AtomicU16, AtomicU64};
+use std::sync::atomic::AtomicU64;
 
 /// A zero-initialised array of `len` elements of `width` bytes, in
 /// anonymous memory or in a mapped file.
 pub(crate) struct WorkArray {
     map: MmapMut,
     len: usize,
+    width: usize,
 }
 
 impl WorkArray {
@@ -31,7 +32,7 @@ impl WorkArray {
         // threads, interleaved, on a loaded machine): propagation 69 / 68 s
         // without, 56 / 64 s with. Only a hint: without it nothing changes.
         let _ = map.advise(memmap2::Advice::HugePage);
-        Ok(WorkArray { map, len })
+        Ok(WorkArray { map, len, width })
     }
 
     /// An array in the new file `dir/name`.
@@ -56,28 +57,27 @@ impl WorkArray {
         // SAFETY: the file is private to this solve (a fresh temporary
         // directory) and nothing else maps or writes it.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(io)?;
-        Ok(WorkArray { map, len })
+        Ok(WorkArray { map, len, width })
     }
 
-    /// The cells as atomics, for shared updates from many threads.
-    pub(crate) fn atomic_u16(&self) -> &[AtomicU16] {
-        assert!(self.map.len() >= self.len * 2);
-        // SAFETY: the map is page-aligned (so 2-byte aligned), at least
-        // `len * 2` bytes long, and `AtomicU16` has the size and alignment of
-        // `u16`; all access through this slice is atomic.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU16, self.len) }
-    }
-
-    /// The array as atomic 64-bit words, eight one-byte cells each (the
-    /// byte solve's cells, see `byte_solve.rs`), `len.div_ceil(8)` of them.
+    /// The array as atomic 64-bit words (the solve's cells, see
+    /// `levels.rs`), enough for its `len * width` bytes.
     pub(crate) fn atomic_u64(&self) -> &[AtomicU64] {
-        let words = self.len.div_ceil(8);
+        let words = (self.len * self.width).div_ceil(8);
         assert!(self.map.len() >= words * 8);
         // SAFETY: the map is page-aligned (so 8-byte aligned) and at least
         // `words * 8` bytes long (every array is a whole number of words); `AtomicU64` has
         // the size and alignment of `u64`; all access through this slice is
         // atomic.
         unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU64, words) }
+    }
+
+    /// The array's `len * width` bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        let len = self.len * self.width;
+        assert!(self.map.len() >= len);
+        // SAFETY: long enough; shared access only reads.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr(), len) }
     }
 
     /// The elements as bytes.
@@ -90,33 +90,6 @@ impl WorkArray {
     /// Elements.
     pub(crate) fn len(&self) -> usize {
         self.len
-    }
-
-    /// Replaces every 16-bit element `x` by `f(x)` in place, in parallel.
-    /// Returns how many results `counted` accepts.
-    pub(crate) fn map_u16(
-        &mut self,
-        f: impl Fn(u16) -> u16 + Sync,
-        counted: impl Fn(u16) -> bool + Sync,
-    ) -> u64 {
-        use rayon::prelude::*;
-        assert!(self.map.len() >= self.len * 2);
-        // SAFETY: page-aligned, long enough; `&mut self` excludes any other
-        // access while the slice lives.
-        let values =
-            unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u16, self.len) };
-        values
-            .par_chunks_mut(1 << 16)
-            .map(|chunk| {
-                chunk
-                    .iter_mut()
-                    .map(|v| {
-                        *v = f(*v);
-                        counted(*v) as u64
-                    })
-                    .sum::<u64>()
-            })
-            .sum()
     }
 
     /// The elements as 16-bit values.
@@ -132,27 +105,40 @@ mod tests {
     use super::*;
     use std::sync::atomic::Ordering::Relaxed;
 
-    /// In memory and in a file: every element mapped once, the count right.
+    /// In memory and in a file, of one and two bytes an element: the words
+    /// cover every element, and the bytes and 16-bit views read what the
+    /// words hold.
     #[test]
-    fn mapping_in_place_converts_every_element_once() {
+    fn the_words_cover_every_element_in_either_width() {
         let dir = tempfile::tempdir().unwrap();
-        for len in [0, 1, 2, 65535, 65536, 65537, 200_003] {
-            for in_file in [false, true] {
-                let mut a = if in_file {
-                    WorkArray::file(dir.path(), &format!("a{len}"), len, 2).unwrap()
-                } else {
-                    WorkArray::anonymous(len, 2).unwrap()
-                };
-                for (i, c) in a.atomic_u16().iter().enumerate() {
-                    c.store((i as u16).wrapping_mul(40_503), Relaxed);
+        for len in [0, 1, 2, 7, 65535, 65536, 200_003] {
+            for width in [1, 2] {
+                for in_file in [false, true] {
+                    let a = if in_file {
+                        WorkArray::file(dir.path(), &format!("a{len}-{width}"), len, width).unwrap()
+                    } else {
+                        WorkArray::anonymous(len, width).unwrap()
+                    };
+                    let words = a.atomic_u64();
+                    assert_eq!(words.len(), (len * width).div_ceil(8));
+                    for (k, w) in words.iter().enumerate() {
+                        w.store((k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), Relaxed);
+                    }
+                    let bytes: Vec<u8> = words
+                        .iter()
+                        .flat_map(|w| w.load(Relaxed).to_le_bytes())
+                        .take(len * width)
+                        .collect();
+                    assert_eq!(a.bytes(), &bytes[..], "len {len}, width {width}");
+                    assert_eq!(a.len(), len);
+                    if width == 2 {
+                        let wide: Vec<u16> = bytes
+                            .chunks_exact(2)
+                            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                            .collect();
+                        assert_eq!(a.u16(), &wide[..]);
+                    }
                 }
-                let count = a.map_u16(|x| x ^ 0x5555, |v| v % 3 == 0);
-                let expect: Vec<u16> = (0..len)
-                    .map(|i| (i as u16).wrapping_mul(40_503) ^ 0x5555)
-                    .collect();
-                assert_eq!(a.u16(), &expect[..], "len {len}");
-                let threes = expect.iter().filter(|&&v| v % 3 == 0).count() as u64;
-                assert_eq!(count, threes, "len {len}");
             }
         }
     }

@@ -12,8 +12,8 @@
 //! only to plan would cost as much as verifying it. `generate` checks the
 //! whole file before it keeps a table.
 
+use crate::batch::generate::{generate, GenerateOptions};
 use crate::error::SolveError;
-use crate::generate::{generate, GenerateOptions};
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
 use jungletb_tablebase::{table_dir, table_path, Header};
@@ -32,34 +32,24 @@ pub struct Calibration {
     /// working cells (10 GB and more) miss every cache and the TLB, and
     /// they take more levels.
     pub ns_per_slot_six: f64,
-    /// Bytes of memory per index slot at the peak of a solve in memory:
-    /// [`PEAK_BYTES_PER_SLOT`] in 16-bit cells, [`ONE_BYTE_PEAK_BYTES_PER_SLOT`]
-    /// in one-byte cells ([`Calibration::one_byte`]).
+    /// Bytes of memory per index slot at the peak of a solve in memory
+    /// ([`PEAK_BYTES_PER_SLOT`]).
     pub peak_bytes_per_slot: f64,
-    /// The cells the solves keep: [`crate::Propagation::Auto`] (16-bit)
-    /// or [`crate::Propagation::ByteCells`] ([`Calibration::one_byte`]).
-    pub propagation: crate::Propagation,
     /// Where the figures come from (machine, material, date).
     pub source: String,
 }
 
 impl Default for Calibration {
-    /// The figure measured while writing this: 5-piece materials solved on
-    /// a 2-core AMD EPYC virtual machine (see "Five pieces" in
+    /// The figures measured on this project's 2-core machine (see
+    /// [`SMALL_NS`], [`FIVE_PIECE_NS`], [`SIX_PIECE_NS`] and
     /// `docs/performance.md`).
     fn default() -> Calibration {
         Calibration {
             ns_per_slot_small: SMALL_NS,
-            ns_per_slot: 260.0,
+            ns_per_slot: FIVE_PIECE_NS,
             ns_per_slot_six: SIX_PIECE_NS,
             peak_bytes_per_slot: PEAK_BYTES_PER_SLOT,
-            propagation: crate::Propagation::Auto,
-            source: "built-in: every table up to 4 pieces (4.96 G slots) in 5 min 3 s \
-                     to 5 min 25 s with 2 threads, 5-piece material TPRvEL (295 M slots) \
-                     in 38 s with 2 threads, both on a 2-core AMD EPYC VM, 2026-11-30; \
-                     6 pieces: ELTvELT (5.12 G slots) in 1,383 s with 2 threads on a \
-                     2-core Intel Xeon VM, 2026-12-01"
-                .into(),
+            source: SOURCE.into(),
         }
     }
 }
@@ -81,7 +71,6 @@ impl Calibration {
             materials,
             mem: None,
             check_space: true,
-            propagation: crate::Propagation::Auto,
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -102,30 +91,11 @@ impl Calibration {
             ns_per_slot: default.ns_per_slot * scale,
             ns_per_slot_six: default.ns_per_slot_six * scale,
             peak_bytes_per_slot: PEAK_BYTES_PER_SLOT,
-            propagation: crate::Propagation::Auto,
             source: format!(
                 "measured on this machine: {m} with {threads} thread(s); 5 and 6 pieces \
                  scaled from the built-in figures"
             ),
         })
-    }
-
-    /// The same machine solving in one-byte cells (`generate --one-byte`,
-    /// [`crate::Propagation::ByteCells`]): [`ONE_BYTE_PEAK_BYTES_PER_SLOT`]
-    /// a slot at the peak, and every rate times [`ONE_BYTE_TIME_FACTOR`].
-    pub fn one_byte(self) -> Calibration {
-        Calibration {
-            ns_per_slot_small: self.ns_per_slot_small * ONE_BYTE_TIME_FACTOR,
-            ns_per_slot: self.ns_per_slot * ONE_BYTE_TIME_FACTOR,
-            ns_per_slot_six: self.ns_per_slot_six * ONE_BYTE_TIME_FACTOR,
-            peak_bytes_per_slot: ONE_BYTE_PEAK_BYTES_PER_SLOT,
-            propagation: crate::Propagation::ByteCells,
-            source: format!(
-                "{}; in one-byte cells: {ONE_BYTE_PEAK_BYTES_PER_SLOT} bytes a slot at the peak, \
-                 {ONE_BYTE_TIME_FACTOR}x the time",
-                self.source
-            ),
-        }
     }
 
     /// Estimated seconds to solve `slots` slots of a material of `pieces`
@@ -321,72 +291,50 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
     Ok(())
 }
 
-/// Nanoseconds per index slot per thread of the 6-piece ELTvELT's solve:
-/// 1,382.8 s on 2 threads for 5,124,069,720 slots, propagated by regions,
-/// on this project's 2-core Intel Xeon VM with nothing else running,
-/// 2026-12-01 (wall time × threads, as the estimates are; the direct
-/// propagation before took 638 CPU-ns a slot on a shared machine): see
-/// `docs/lab/2026-12-01-six-pieces.md`.
-const SIX_PIECE_NS: f64 = 540.0;
+/// Where the built-in rates come from.
+const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 4 min 55 s \
+                      with 2 threads, TPRvEL (295 M slots) in 19.8 s with 2 threads, \
+                      ELTvELT (5.12 G slots) in 1,293 s of CPU with 1 thread, on this \
+                      project's 2-core VMs, 2026-12-06/07";
 
 /// Nanoseconds per index slot per thread up to 4 pieces: every table up to
-/// 4 pieces (4,956,904,914 slots) in 303–325 s of wall time on 2 threads
-/// (`generate --max-pieces 4`, two runs; see `docs/performance.md`), wall
-/// time × threads as the other figures are. The 5-piece rate (260) had
-/// been used for them, and planned 0.4 core-hours for what took 0.17.
-const SMALL_NS: f64 = 126.0;
+/// 4 pieces (4,956,904,914 slots) by `generate --max-pieces 4` on 2
+/// threads in 295.4 s, wall time × threads (see `docs/performance.md`).
+const SMALL_NS: f64 = 119.0;
 
-/// Bytes of memory per index slot at the peak of a solve in memory, as
-/// measured (see [`peak_memory_bytes`]).
-pub const PEAK_BYTES_PER_SLOT: f64 = 2.75;
+/// Nanoseconds per index slot per thread at 5 pieces: `generate --material
+/// TPRvEL` (295,022,196 slots, its sub-tables present) on 2 threads in
+/// 19.8 s, wall time × threads (see `docs/performance.md`).
+const FIVE_PIECE_NS: f64 = 134.0;
+
+/// Nanoseconds per index slot per thread from 6 pieces on: ELTvELT's solve
+/// (5,124,069,720 slots, propagated by regions) took 1,293.1 s of CPU on
+/// one thread (`docs/lab/2026-12-06-den-entries-and-region-sizes.md`):
+/// 252 ns a slot; the 6-piece solves miss every cache, and the rounds'
+/// barriers cost a second thread a little, so 260.
+const SIX_PIECE_NS: f64 = 260.0;
+
+/// Bytes of memory per index slot at the peak of a solve in memory, beside
+/// the mapped sub-tables: the cells are a byte a slot and nothing else
+/// grows with the material but a 6-piece material's buckets (0.06 byte a
+/// slot). Measured (`/usr/bin/time -v`): `ELTvELT`, 5,124.1 M slots, peak
+/// RSS 5,682,940 KiB on one thread (1.14 bytes a slot with its sub-tables;
+/// estimate +9 %); `ELTvET`, 232.9 M slots, 245,328 KiB on 2 threads (1.08
+/// bytes a slot; estimate +18 %).
+pub const PEAK_BYTES_PER_SLOT: f64 = 1.10;
 
 /// The estimated peak resident memory of solving a material of `slots`
 /// index slots in memory, whose sub-tables (read through captures, mapped)
 /// hold `sub_slots` slots: [`PEAK_BYTES_PER_SLOT`] a slot, one byte a
 /// sub-table slot, and 16 MiB for the program.
-///
-/// Calibration (`/usr/bin/time -v jungletb generate --material M`, 2
-/// threads, sub-tables present, 2026-12-01, 16-bit cells): the 6-piece
-/// `ELTvELT`, 5,124.1 M slots, peak RSS 13,735,500 KiB propagated by
-/// regions (2.74 bytes a slot, of which 0.3 GB the round's buckets;
-/// estimate 14.80 GB, +5 %); the 5-piece `ELTvEL`, 232.9 M slots, 635,300
-/// KiB (2.79 a slot; estimate 0.68 GB, +5 %). The working cells are 2
-/// bytes a slot and the level bitmaps 1/4; the rest is the sweep's lists
-/// of positions decided ahead of their level (LEB128, 1-2 bytes each) and
-/// the mapped sub-tables. Before the 16-bit cells and the compact lists it
-/// was 6.0 bytes a slot (DCRvCR 2.07 GB, TPDvEC 1.24 GB).
 pub fn peak_memory_bytes(slots: u64, sub_slots: u64) -> u64 {
     peak_memory_bytes_at(slots, sub_slots, PEAK_BYTES_PER_SLOT)
 }
 
-/// [`peak_memory_bytes`] at `per_slot` bytes a slot.
+/// [`peak_memory_bytes`] at `per_slot` bytes a slot (a calibration's).
 fn peak_memory_bytes_at(slots: u64, sub_slots: u64, per_slot: f64) -> u64 {
     (slots as f64 * per_slot) as u64 + sub_slots + (16 << 20)
 }
-
-/// Bytes of memory per index slot at the peak of a solve in one-byte cells,
-/// beside the mapped sub-tables ([`Calibration::one_byte`]): the cells are a
-/// byte a slot and nothing else grows with the material. Measured
-/// (`/usr/bin/time` over the `propagation` study, 2 threads, 2026-12-04):
-/// `ELTvET`, 232.9 M slots, peak RSS 245,328 KiB, 1.08 bytes a slot with
-/// its sub-tables (estimate 1.10 a slot plus the sub-tables' slots: +18 %).
-pub const ONE_BYTE_PEAK_BYTES_PER_SLOT: f64 = 1.10;
-
-/// The time of a solve in one-byte cells over a solve in 16-bit cells, at
-/// most. Measured as the CPU of both solves of one build, summed over
-/// interleaved rounds (`docs/lab/2026-12-06-stalls-and-counted-moves.md`,
-/// build `5fb4816`): 0.87 (`ELvEL`), 0.94 (`ELvET`), 0.95 (`ELvLT`), 0.97
-/// (`ETvLT`) and 0.92 (`ELTvEL`); at 6 pieces, `ELTvELT` 0.96
-/// (`docs/lab/2026-12-05-one-byte-regions.md`). So 1.0, the highest ratio
-/// rounded up. The 6-piece rate it multiplies is `c3688ef`'s 16-bit
-/// solve, whose CPU the one-byte solve of `fde8b96` takes 0.71–0.72 of
-/// (`ELTvELT` on one thread, run side by side: 1,988 s against 2,747 s,
-/// 1,977 s against 2,772 s), so a plan of one-byte solves still overstates
-/// their time. It was 1.4 while the one-byte solve re-checked candidate
-/// losses (1.30 on `ELTvELT`, 1.12 on `ELTvET`); kept after the counts,
-/// it planned one-byte solves at about twice their time (`ELTvELT` on
-/// one thread: 66 minutes planned, 35 taken).
-pub const ONE_BYTE_TIME_FACTOR: f64 = 1.0;
 
 #[cfg(test)]
 mod tests {
@@ -397,8 +345,8 @@ mod tests {
         // (slots, sub-table slots, peak RSS in KiB) measured with
         // `/usr/bin/time -v` (see peak_memory_bytes).
         for (slots, subs, kib) in [
-            (5_124_069_720u64, 698_736_780u64, 13_735_500u64),
-            (232_912_260, 23_291_226, 635_300),
+            (5_124_069_720u64, 698_736_780u64, 5_682_940u64),
+            (232_912_260, 23_291_226, 245_328),
         ] {
             let est = peak_memory_bytes(slots, subs) as f64;
             let peak = (kib * 1024) as f64;
@@ -408,14 +356,14 @@ mod tests {
 
     #[test]
     fn the_time_estimate_of_every_table_up_to_4_pieces_is_the_measured_run() {
-        // Measured: 303-325 s of wall time on 2 threads (docs/performance.md),
-        // 0.168-0.181 core-hours. The 5-piece rate planned 0.36.
+        // Measured: 295 s of wall time on 2 threads (docs/performance.md),
+        // 0.164 core-hours.
         let dir = tempfile::tempdir().unwrap();
         let rules = Ruleset::standard();
         let list = Plan::request(&rules, Some(4), &[]);
         let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
         let hours = plan.core_seconds() / 3600.0;
-        assert!((0.15..=0.20).contains(&hours), "{hours} core-hours");
+        assert!((0.15..=0.18).contains(&hours), "{hours} core-hours");
     }
 
     #[test]
@@ -448,7 +396,6 @@ mod tests {
             materials: vec![m],
             mem: None,
             check_space: true,
-            propagation: crate::Propagation::Auto,
         })
         .unwrap();
         let after = Plan::new(dir.path(), &rules, all.clone(), cal.clone()).unwrap();

@@ -1,0 +1,367 @@
+//! The levels of a solve (see the crate docs), in cells of `W` bytes
+//! (`codes.rs`), after the sweep (`sweep.rs`).
+//!
+//! - **A value or a count.** An undecided position's cell holds the
+//!   weighted count of its quiet successors not yet won for the opponent
+//!   (see `codes::weight`), and whether it has a floor, the earliest
+//!   level it can be lost at (1 + the longest win a capture leads into).
+//!   Each successor won at level `d` counts it down; at 0 it is lost, at
+//!   `d + 1` or, with a floor, at `max(d + 1, floor)`, the floor being
+//!   found again then from its captures into the sub-tables (one loss in
+//!   six on ELTvET). Only counts drop at a won level, so the thread that
+//!   takes the last one is the only one to touch the cell.
+//! - **No frontiers and no lists.** The positions of level `d` are the
+//!   cells equal to `d + 2` (the table's raw value of a loss in `d` plies,
+//!   `d` even, or of a win, `d` odd): each level scans the cells for them,
+//!   a word at a time, passing by the blocks that hold none
+//!   (`presence.rs`). Tentative wins and losses held back by a floor
+//!   wait in their cells for their level's scan; a tentative win improved
+//!   meanwhile is simply not found there. A level with no position (known
+//!   from exact counts per code) is not scanned.
+//! - **Den entries.** A position whose every quiet move lets the opponent
+//!   into the den at once is lost in 2 plies (or later through a capture)
+//!   by the sweep, and level 1 passes by the wins by a den entry: every
+//!   predecessor of such a win has the entry too, and the sweep decided it.
+//!
+//! A material whose distances pass what its cells hold fails with
+//! [`SolveError::DistanceOverflow`], and `solve.rs` solves it again in two
+//! bytes a cell. When the solve ends, every undecided cell becomes a draw
+//! and the cells are the table's payload.
+//!
+//! The cells live in 64-bit words, read and written only as words (a
+//! cell's update is a compare-and-swap of its word, or a plain store on
+//! one thread), so that the scan reads a word a load and no access mixes
+//! sizes. Below [`REGIONS_FROM_SLOTS`](crate::REGIONS_FROM_SLOTS) updates
+//! are queued with their words prefetched and applied as they come; from
+//! there on (every 6-piece material) a level runs in rounds, its updates
+//! gathered in buckets by region and each region applied by one thread
+//! with plain loads and stores (`buckets.rs`).
+//!
+//! Between levels the whole state is the cells and the level: a checkpoint
+//! is the cells (see `checkpoint.rs`), the counts are taken again from
+//! them on resuming. Within a level, a checkpoint also names the chunks
+//! already run (by regions: those of the rounds applied), and the resumed
+//! solve runs only the others.
+
+use super::buckets::{Buckets, Rounds};
+use super::cells::{add, chunk_words, chunks, zero, ByteCells, ByteCtx, Counts, CHUNK};
+use super::codes::{decided, weight, Layout};
+use super::presence::BLOCK;
+use super::updates::{apply_region, Batch, ByteUpdates};
+use crate::error::SolveError;
+use crate::watch::Watch;
+use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
+use jungletb_indexer::{Decoder, Neighbours, PositionIndex};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Where a byte solve stands between levels, or within one.
+pub(crate) struct LevelState {
+    /// The level to run next (or to finish).
+    pub(crate) level: u16,
+    /// The highest level run so far.
+    pub(crate) highest: u16,
+    /// The chunks of `level` already run, a bit each (of [`CHUNK`] slots,
+    /// in [`chunk_words`] words); empty when none is.
+    pub(crate) done: Vec<u64>,
+}
+
+/// Runs the levels from `state` on. Returns where the levels ended (the
+/// level at which nothing waited, and the highest level run), or stops at
+/// a level with `save(state)` when `watch.stop` is set.
+pub(crate) fn propagate<const W: usize>(
+    ctx: &ByteCtx<W>,
+    watch: &Watch<'_>,
+    mut counts: Counts,
+    mut state: LevelState,
+    save: &dyn Fn(&LevelState) -> Result<SolveError, SolveError>,
+    mut rounds: Option<Rounds>,
+) -> Result<LevelState, SolveError> {
+    let material = ctx.index.material();
+    let n = ctx.index.size() as usize;
+    let expand = expand_for(ctx.index);
+    loop {
+        let d = state.level;
+        let layout = ctx.layout;
+        let code = decided(d) as usize;
+        let top = layout.undecided as usize;
+        if code >= top || counts[code..top].iter().all(|&k| k == 0) {
+            // Nothing waits at this level or beyond: every undecided
+            // position is a draw.
+            return Ok(state);
+        }
+        (watch.on_level)(d);
+        if watch.stop.load(Relaxed) {
+            return Err(save(&state)?);
+        }
+        if counts[code] > 0 {
+            if d + 1 > layout.max_plies() {
+                return Err(SolveError::DistanceOverflow {
+                    material,
+                    limit: layout.max_plies(),
+                    in_subtable: false,
+                });
+            }
+            // A stop need not wait for the level's end: the chunks run so
+            // far are saved with the bytes, and a resumed solve runs the
+            // others, and only those (see `level_chunk`): a chunk is marked
+            // once it has run whole. The counts of a resumed solve are taken
+            // from the bytes, so the skipped chunks' are not missed.
+            let words = chunk_words(n as u64);
+            let done: Vec<AtomicU64> = (0..words)
+                .map(|w| AtomicU64::new(state.done.get(w).copied().unwrap_or(0)))
+                .collect();
+            let stop = || watch.stop.load(Relaxed);
+            let (delta, stopped) = match rounds.as_mut() {
+                Some(rounds) => level_by_regions(ctx, rounds, d, &done, stop)?,
+                None => {
+                    let stopped = AtomicBool::new(false);
+                    let delta = chunks(n)
+                        .map(|range| -> Result<Counts, SolveError> {
+                            let c = range.start / CHUNK;
+                            let bit = 1u64 << (c % 64);
+                            if done[c / 64].load(Relaxed) & bit != 0 {
+                                return Ok(zero(ctx));
+                            }
+                            if stop() {
+                                stopped.store(true, Relaxed);
+                                return Ok(zero(ctx));
+                            }
+                            let delta = level_chunk(ctx, expand, layout, d, range)?;
+                            done[c / 64].fetch_or(bit, Relaxed);
+                            Ok(delta)
+                        })
+                        .try_reduce(|| zero(ctx), |a, b| Ok(add(a, b)))?;
+                    (delta, stopped.into_inner())
+                }
+            };
+            if stopped {
+                state.done = done.into_iter().map(AtomicU64::into_inner).collect();
+                return Err(save(&state)?);
+            }
+            counts = add(counts, delta);
+            state.highest = d;
+        }
+        // The chunks run belong to this level alone.
+        state.done.clear();
+        state.level += 1;
+    }
+}
+
+/// Level `d`'s work on the slots of `range` (laid out as `layout`): every
+/// position of the level there expanded. The counts of the values written
+/// (and taken back).
+///
+/// A chunk must run once a level: run again, a won level's chunk would
+/// count its predecessors down twice (a lost level's would write nothing
+/// new). A solve stopped within a level saves which chunks ran.
+pub(crate) fn level_chunk<const W: usize>(
+    ctx: &ByteCtx<W>,
+    expand: Expand<Batch, W>,
+    layout: Layout,
+    d: u16,
+    range: std::ops::Range<usize>,
+) -> Result<Counts, SolveError> {
+    let mut delta = zero(ctx);
+    let mut batch = Batch::new();
+    let mut result = Ok(());
+    let mut decoder = ctx.index.decoder();
+    scan_chunk(ctx, decided(d), range, |i| {
+        expand(ctx, d, i, &mut decoder, &mut batch);
+        if batch.full() && result.is_ok() {
+            result = batch.apply(ctx, layout, d, &mut delta);
+        }
+    });
+    result?;
+    batch.apply(ctx, layout, d, &mut delta)?;
+    Ok(delta)
+}
+
+/// Level `d`'s work by regions (`buckets.rs`): the chunks not yet `done`
+/// expanded in rounds, each round's updates applied region by region, by
+/// plain loads and stores. After each round its chunks are marked done
+/// and, unless the level is over, `stop()` may end it there. The counts of
+/// the values written, and whether the level stopped before its end.
+pub(crate) fn level_by_regions<const W: usize>(
+    ctx: &ByteCtx<W>,
+    rounds: &mut Rounds,
+    d: u16,
+    done: &[AtomicU64],
+    stop: impl Fn() -> bool,
+) -> Result<(Counts, bool), SolveError> {
+    let n = ctx.index.size() as usize;
+    let chunks = n.div_ceil(CHUNK) as u64;
+    let expand = expand_for::<Buckets, W>(ctx.index);
+    let layout = ctx.layout;
+    let code = decided(d);
+    let is_done = |c: usize| done[c / 64].load(Relaxed) & 1 << (c % 64) != 0;
+    let mut total: Result<Counts, SolveError> = Ok(zero(ctx));
+    let mut marked = 0;
+    let mut stopped = false;
+    rounds.run(
+        chunks,
+        |c, buckets| {
+            let c = c as usize;
+            if !is_done(c) {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                let mut decoder = ctx.index.decoder();
+                scan_chunk(ctx, code, range, |i| {
+                    expand(ctx, d, i, &mut decoder, buckets)
+                });
+            }
+        },
+        || Ok(zero(ctx)),
+        |base, entries, out: &mut Result<Counts, SolveError>| {
+            if let Ok(delta) = out {
+                if let Err(e) = apply_region(ctx, layout, d, base, entries, delta) {
+                    *out = Err(e);
+                }
+            }
+        },
+        |outs, taken| {
+            for out in outs {
+                total = match (std::mem::replace(&mut total, Ok(Vec::new())), out) {
+                    (Ok(a), Ok(b)) => Ok(add(a, b)),
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                };
+            }
+            // The chunks taken so far have run whole, their updates applied.
+            for c in marked..taken as usize {
+                done[c / 64].fetch_or(1 << (c % 64), Relaxed);
+            }
+            marked = taken as usize;
+            stopped = taken < chunks && stop();
+            total.is_err() || stopped
+        },
+    );
+    Ok((total?, stopped))
+}
+
+/// Calls `f(i)` for every position `i` of `range` (a chunk) whose code is
+/// `code`, passing by the blocks that hold none; counts the slots read.
+fn scan_chunk<const W: usize>(
+    ctx: &ByteCtx<W>,
+    code: u16,
+    range: std::ops::Range<usize>,
+    mut f: impl FnMut(u64),
+) {
+    // Chunks start on a block.
+    let mut scanned = 0;
+    for start in range.clone().step_by(BLOCK) {
+        if ctx.present.may_hold(start / BLOCK, code) {
+            let block = start..(start + BLOCK).min(range.end);
+            scanned += block.len() as u64;
+            scan(ctx.cells, block, code, &mut f);
+        }
+    }
+    ctx.scanned[0].fetch_add(scanned, Relaxed);
+    ctx.scanned[1].fetch_add(range.len() as u64, Relaxed);
+}
+
+/// Calls `f(i)` for every slot `i` of `range` (which starts on a word)
+/// whose code is `code` (not 0), a word (eight bytes) a load.
+#[inline]
+fn scan<const W: usize>(
+    cells: ByteCells<W>,
+    range: std::ops::Range<usize>,
+    code: u16,
+    mut f: impl FnMut(u64),
+) {
+    let lanes = ByteCells::<W>::LANES as usize;
+    let mask = ByteCells::<W>::MASK;
+    // Each cell of a word set to 1.
+    let ones = u64::MAX / mask;
+    let pattern = ones * code as u64;
+    let words = &cells.0[range.start / lanes..range.end.div_ceil(lanes)];
+    for (k, word) in words.iter().enumerate() {
+        let x = word.load(Relaxed) ^ pattern;
+        // A cell of `x` is 0 where the cell is `code`; this test finds
+        // every word with one (and may flag a few without).
+        if x.wrapping_sub(ones) & !x & (ones << (8 * W - 1)) == 0 {
+            continue;
+        }
+        for b in 0..lanes {
+            if x >> (b * 8 * W) & mask == 0 {
+                // Cells past the material's slots are 0 and never match.
+                f(((range.start / lanes + k) * lanes + b) as u64);
+            }
+        }
+    }
+}
+
+/// Expands position `c`, decided at level `d`: its predecessors win at
+/// `d + 1` (it is lost) or count down (it is won): the updates are queued
+/// in `updates`, a [`Batch`] or region [`Buckets`]. The positions of a
+/// chunk come in slot order, decoded by one `decoder` (a position in the
+/// run of the one before costs one piece moved: ELTvET's propagation
+/// about 4 % faster, `docs/lab/2026-12-05-cheaper-decoding.md`).
+fn expand<const N: usize, U: ByteUpdates, const W: usize>(
+    ctx: &ByteCtx<W>,
+    d: u16,
+    c: u64,
+    decoder: &mut Decoder<'_>,
+    updates: &mut U,
+) {
+    let pos = decoder.raw_position(c);
+    if d == 1 && ctx.tables.steps_into_den(&pos, pos.side_to_move()) {
+        // Won by entering the den, an entry every predecessor had too:
+        // their sweep decided them all (`first_byte`), so there is
+        // nothing here to count down. Most of level 1 (7.5 × 10^9 of
+        // ELTvELT's updates, a seventh of its propagation).
+        return;
+    }
+    let before = pos.side_to_move().opponent();
+    let near = ctx
+        .index
+        .neighbours::<N>(pos.squares(), before)
+        .expect("N is the piece count");
+    // A lost position's predecessors win (weight 0); a won one's count
+    // down by its weight.
+    let w = if d.is_multiple_of(2) { 0 } else { weight(&pos) };
+    ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+        updates.push(ctx, near.index_after(code, from), w);
+    });
+}
+
+/// [`expand`] for one piece count.
+pub(crate) type Expand<U, const W: usize> =
+    for<'a> fn(&ByteCtx<W>, u16, u64, &mut Decoder<'a>, &mut U);
+
+/// [`expand`] for the piece count of `index`.
+pub(crate) fn expand_for<U: ByteUpdates, const W: usize>(index: &PositionIndex) -> Expand<U, W> {
+    match index.piece_count() {
+        2 => expand::<2, U, W>,
+        3 => expand::<3, U, W>,
+        4 => expand::<4, U, W>,
+        5 => expand::<5, U, W>,
+        6 => expand::<6, U, W>,
+        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U, W>,
+    }
+}
+
+/// Turns every undecided cell into a draw, the levels having ended: the
+/// cells become the table's values. The positions (used slots).
+pub(crate) fn finish<const W: usize>(ctx: &ByteCtx<W>) -> u64 {
+    let top = ctx.layout.undecided as u64;
+    let lanes = ByteCells::<W>::LANES as usize;
+    let mask = ByteCells::<W>::MASK;
+    chunks(ctx.index.size() as usize)
+        .map(|range| {
+            let mut positions = 0;
+            for w in &ctx.cells.0[range.start / lanes..range.end.div_ceil(lanes)] {
+                let mut word = w.load(Relaxed);
+                for lane in 0..lanes {
+                    let shift = lane * 8 * W;
+                    let mut c = word >> shift & mask;
+                    if c >= top {
+                        c = RAW_DRAW as u64;
+                        word = word & !(mask << shift) | c << shift;
+                    }
+                    positions += (c != RAW_UNUSED as u64) as u64;
+                }
+                w.store(word, Relaxed);
+            }
+            positions
+        })
+        .sum()
+}
