@@ -7,15 +7,7 @@ use std::ffi::{c_char, c_int, CStr, CString};
 
 fn tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
-        root: dir.path().to_path_buf(),
-        rules: jungletb_rules::Ruleset::standard(),
-        max_pieces: 2,
-        materials: vec![],
-        mem: None,
-        check_space: true,
-    })
-    .unwrap();
+    generate_into(dir.path(), jungletb_rules::Ruleset::standard());
     dir
 }
 
@@ -399,15 +391,7 @@ fn positions_from_text_number_pieces_by_animal_under_every_rule_set() {
     let dir = tempfile::tempdir().unwrap();
     let mut rules = jungletb_rules::Ruleset::popular();
     rules.apply_override("wolf_outranks_dog=true").unwrap();
-    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
-        root: dir.path().to_path_buf(),
-        rules: rules.clone(),
-        max_pieces: 2,
-        materials: vec![],
-        mem: None,
-        check_space: true,
-    })
-    .unwrap();
+    generate_into(dir.path(), rules.clone());
     let root = c(dir.path().to_str().unwrap());
     let tb = unsafe { jtb_open(root.as_ptr(), c("popular;wolf_outranks_dog=true").as_ptr()) };
     assert!(!tb.is_null(), "{}", last_error());
@@ -520,15 +504,7 @@ fn coverage_preload_batches_labels_and_the_version_number() {
     let custom = tempfile::tempdir().unwrap();
     let mut rules = jungletb_rules::Ruleset::popular();
     rules.apply_override("wolf_outranks_dog=true").unwrap();
-    jungletb_solver::generate(&jungletb_solver::GenerateOptions {
-        root: custom.path().to_path_buf(),
-        rules: rules.clone(),
-        max_pieces: 2,
-        materials: vec![],
-        mem: None,
-        check_space: true,
-    })
-    .unwrap();
+    generate_into(custom.path(), rules.clone());
     let croot = c(custom.path().to_str().unwrap());
     let label = c(&rules.label());
     unsafe {
@@ -749,15 +725,7 @@ fn c_answers(tb: *const JtbTablebase, text: &str) -> Result<(c_int, c_int, usize
         squares: [0; 16],
         side_to_move: 0,
     };
-    let mut moves = [JtbRootMove {
-        from: 0,
-        to: 0,
-        wdl: 0,
-        plies: 0,
-        text: [0; 5],
-        capture: 0,
-        den: 0,
-    }; JTB_MAX_MOVES];
+    let mut moves = move_buffer();
     let (mut count, mut needed) = (0usize, 0usize);
     let mut line = vec![0 as c_char; 512];
     unsafe {
