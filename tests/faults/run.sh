@@ -171,12 +171,13 @@ got=$("$bin" info "$term/standard/ELTvET.jtb" | awk '/payload crc32/ {print $3}'
 [ "$got" = "$want" ] || fail "ELTvET stopped in a level, resumed: payload CRC $got, want $want"
 say "SIGTERM in a level: stopped (signal to exit:$stopped checkpoint written), resumed byte-identical ($got)"
 
-#    A disk with room for the table (233 MB) but not for the checkpoint
-#    (545 MB): the checkpoint's write fails with a clear error, leaves
-#    neither a checkpoint nor its .tmp nor a table, and the same command
-#    then solves it from the start, byte-identical.
+#    A disk that fills up while the solve runs (its cells are in memory),
+#    so that the checkpoint's write finds no room: a clear error (exit 1),
+#    neither a checkpoint nor its .tmp nor a table left, and the same
+#    command, once the disk has room again, solves it from the start,
+#    byte-identical.
 umount "$mnt" 2>/dev/null || true
-mount -t tmpfs -o size=320m tmpfs "$mnt"
+mount -t tmpfs -o size=600m tmpfs "$mnt"
 mkdir -p "$mnt/standard"
 for f in "$term"/standard/*.jtb; do
   [ "$(basename "$f")" = ELTvET.jtb ] || cp "$f" "$mnt/standard/"
@@ -185,17 +186,21 @@ rm -rf "$term"
 "$bin" generate --out "$mnt" --material ELTvET --threads 2 --quiet 2>"$work/term.err" &
 pid=$!
 sleep 3
+dd if=/dev/zero of="$mnt/filler" bs=1M 2>/dev/null || true
 kill -TERM "$pid" 2>/dev/null || true
 status=0
 wait "$pid" || status=$?
+rm -f "$mnt/filler"
 if [ -e "$mnt/standard/ELTvET.jtb" ]; then
   say "SIGTERM on a full disk: the solve ended before the signal: skipped"
 else
-  [ "$status" = 1 ] || fail "checkpoint on a full disk: exit $status ($(cat "$work/term.err"))"
   ls "$mnt/standard" | grep -q checkpoint && fail "a checkpoint file was left on the full disk"
-  if grep -q "interrupted while solving" "$work/term.err"; then
+  if [ "$status" = 75 ]; then
+    grep -q "stopped before" "$work/term.err" || grep -q "interrupted while solving" "$work/term.err" ||
+      fail "exit 75 without a checkpoint: $(cat "$work/term.err")"
     say "SIGTERM on a full disk: the signal came before the sweep (nothing to save)"
   else
+    [ "$status" = 1 ] || fail "checkpoint on a full disk: exit $status ($(cat "$work/term.err"))"
     grep -q "writing the checkpoint failed: No space" "$work/term.err" ||
       fail "no clear error: $(cat "$work/term.err")"
   fi
