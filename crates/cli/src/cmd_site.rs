@@ -18,8 +18,11 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// The directory to write the site to: missing, empty, or a site
-    /// written before (which is updated). Serve it with any static host
-    /// that answers range requests (nginx, Apache, GitHub Pages, S3).
+    /// written before (which is updated, and loses the files it no longer
+    /// serves). The site serves compressed tables only: plain ones without
+    /// a compressed table beside them are compressed into it (kept for the
+    /// next build). Serve it with any static host that answers range
+    /// requests (nginx, Apache, GitHub Pages, S3).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// The JavaScript package, built by `js/build.sh` (`index.js` and

@@ -18,8 +18,15 @@
 //! | `<label>/board.json` | the terrain, as `/api/<label>/board` |
 //! | `<label>/materials/<material>.html`, `.json`, `.svg` | a page per material: both sides' counts, the histogram, the longest win and its line, mutual zugzwangs, sizes, checksums, the tables it depends on |
 //!
-//! Compressed tables are served where there are any (a probe reads a few
-//! blocks of them; a plain table is only read whole).
+//! Only compressed tables are served (a probe reads a few blocks of them;
+//! a plain table would be read whole): where the tables directory has a
+//! material's plain table alone, `build` compresses it into the site
+//! (`<label>/<material>.jtbz`, kept for the next build). A browser reads a
+//! table whole only up to 64 KiB (the JavaScript package's
+//! `wholeFileBelow`: every 2-piece table and the smaller 3-piece ones).
+//! Building again updates the site in place and removes the files of its
+//! rule set's directory that it no longer serves (a plain table an earlier
+//! build linked, the pages of a material no longer there).
 
 #![warn(missing_docs)]
 
@@ -77,6 +84,13 @@ pub enum SiteError {
     NotASite(PathBuf),
     /// The tables directory has no table.
     NoTables(PathBuf),
+    /// A plain table could not be compressed for the site.
+    Compress {
+        /// The plain table.
+        path: PathBuf,
+        /// Why.
+        source: jungletb_solver::SolveError,
+    },
 }
 
 impl fmt::Display for SiteError {
@@ -91,6 +105,9 @@ impl fmt::Display for SiteError {
                 p.display()
             ),
             SiteError::NoTables(p) => write!(f, "{}: no table files", p.display()),
+            SiteError::Compress { path, .. } => {
+                write!(f, "{}: compressing it for the site failed", path.display())
+            }
         }
     }
 }
@@ -100,6 +117,7 @@ impl std::error::Error for SiteError {
         match self {
             SiteError::Probe(e) => Some(e),
             SiteError::Io { source, .. } => Some(source),
+            SiteError::Compress { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -174,20 +192,76 @@ fn sha256(path: &Path) -> Result<String, SiteError> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// The table file a material is served from: its compressed file if
-/// there is one.
-fn served_file(dir: &Path, m: Material) -> PathBuf {
-    let packed = jungletb_tablebase::compressed_table_path(dir, m);
-    if packed.exists() {
-        packed
-    } else {
-        jungletb_tablebase::table_path(dir, m)
+/// The table file a material is served from: its compressed file in the
+/// tables directory `dir`, else the one compressed into the site's
+/// `site_dir`, else (a table a build could not compress) its plain file.
+fn served_file(dir: &Path, site_dir: &Path, m: Material) -> PathBuf {
+    [dir, site_dir]
+        .into_iter()
+        .map(|d| jungletb_tablebase::compressed_table_path(d, m))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| jungletb_tablebase::table_path(dir, m))
+}
+
+/// Compresses into the site `out` every table of `materials` that `dir`
+/// holds plain only and the site does not hold compressed yet.
+fn compress_plain(
+    dir: &Path,
+    site_dir: &Path,
+    out: &Path,
+    materials: &[Material],
+) -> Result<(), SiteError> {
+    let plain: Vec<Material> = materials
+        .iter()
+        .copied()
+        .filter(|&m| !served_file(dir, site_dir, m).ends_with(format!("{m}.jtbz")))
+        .collect();
+    if plain.is_empty() {
+        return Ok(());
     }
+    let opts = jungletb_solver::CompressOptions {
+        tables: dir.to_path_buf(),
+        out: Some(out.to_path_buf()),
+        zstd_level: jungletb_format::compressed::DEFAULT_ZSTD_LEVEL,
+        dont_cares: true,
+        materials: plain.clone(),
+    };
+    let report =
+        jungletb_solver::compress(&opts, &|_| {}).map_err(|source| SiteError::Compress {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    if let Some((path, source)) = report.failed.into_iter().next() {
+        return Err(SiteError::Compress { path, source });
+    }
+    Ok(())
+}
+
+/// Removes from `dir` the files (not directories, nor names starting with
+/// a dot) whose names `keep` does not hold: what an earlier build served
+/// and this one does not.
+fn prune(dir: &Path, keep: &std::collections::BTreeSet<String>) -> Result<(), SiteError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        if is_file && !name.starts_with('.') && !keep.contains(&name) {
+            std::fs::remove_file(e.path()).map_err(io(&e.path()))?;
+        }
+    }
+    Ok(())
 }
 
 /// The page of canonical material `m`.
-fn material_page(tb: &Tablebase, dir: &Path, m: Material) -> Result<MaterialPage, SiteError> {
-    let path = served_file(dir, m);
+fn material_page(
+    tb: &Tablebase,
+    dir: &Path,
+    site_dir: &Path,
+    m: Material,
+) -> Result<MaterialPage, SiteError> {
+    let path = served_file(dir, site_dir, m);
     let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
     let table = tb.table(m)?;
     let hist = histogram(tb, m)?;
@@ -257,8 +331,12 @@ fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<u64, SiteError> {
     Ok(bytes.as_ref().len() as u64)
 }
 
-/// Links (or copies) a table into the site.
+/// Links (or copies) a table into the site (a table compressed into the
+/// site is there already).
 fn place_table(from: &Path, to: &Path) -> Result<(), SiteError> {
+    if from == to {
+        return Ok(());
+    }
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
@@ -299,11 +377,13 @@ pub fn build(
         return Err(SiteError::NoTables(dir.to_path_buf()));
     }
     let label = rules.label();
+    let site_dir = out.join(&label);
+    compress_plain(dir, &site_dir, out, &materials)?;
     let done = std::sync::atomic::AtomicUsize::new(0);
     let pages: Vec<MaterialPage> = materials
         .par_iter()
         .map(|&m| {
-            let page = material_page(&tb, dir, m);
+            let page = material_page(&tb, dir, &site_dir, m);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, materials.len());
             page
@@ -311,7 +391,6 @@ pub fn build(
         .collect::<Result<_, _>>()?;
     let mut other = 0u64;
     let mut table_bytes = 0u64;
-    let site_dir = out.join(&label);
     other += write(
         &out.join("site.json"),
         serde_json::to_string_pretty(&SiteMark {
@@ -323,7 +402,7 @@ pub fn build(
     for p in &pages {
         let m = &p.table.material;
         place_table(
-            &served_file(dir, m.parse().expect("a material")),
+            &served_file(dir, &site_dir, m.parse().expect("a material")),
             &site_dir.join(&p.table.file),
         )?;
         table_bytes += p.table.bytes;
@@ -365,6 +444,19 @@ pub fn build(
     other += write(&out.join("downloads.html"), pages::downloads(rules, &pages))?;
     other += write(&out.join("index.html"), pages::index(rules, &pages))?;
     other += pages::write_board(out, package)?;
+    // What an earlier build served and this one does not.
+    let mut keep: std::collections::BTreeSet<String> =
+        pages.iter().map(|p| p.table.file.clone()).collect();
+    keep.extend(["manifest.json".to_string(), "board.json".to_string()]);
+    prune(&site_dir, &keep)?;
+    let pages_kept = pages
+        .iter()
+        .flat_map(|p| {
+            let m = &p.table.material;
+            ["svg", "json", "html"].map(|ext| format!("{m}.{ext}"))
+        })
+        .collect();
+    prune(&site_dir.join("materials"), &pages_kept)?;
     Ok(Summary {
         materials: pages.len(),
         table_bytes,

@@ -1,11 +1,13 @@
-//! `build` on freshly generated tables: what the site holds, checked
-//! against the tables themselves; bad output directories refused.
+//! `build` on freshly generated (plain) tables: what the site holds,
+//! checked against the tables themselves (compressed for the site, they
+//! answer as the plain ones); a rebuild removes what it no longer serves;
+//! bad output directories refused.
 
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
 use jungletb_site::{build, Package, SiteError};
 use jungletb_solver::{generate, GenerateOptions};
-use jungletb_tablebase::{table_dir, Header};
+use jungletb_tablebase::{table_dir, Header, Table, Tablebase};
 
 fn tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -56,11 +58,16 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     assert_eq!(listed.len(), on_disk, "every table of the directory");
     assert_eq!(summary.materials, on_disk);
     let sums = std::fs::read_to_string(site.join("SHA256SUMS")).unwrap();
+    let tb = Tablebase::with_dir(dir.clone(), rules.clone());
     for t in listed {
         let file = t["file"].as_str().unwrap();
+        // Only compressed tables are served, compressed from the plain ones.
+        assert!(file.ends_with(".jtbz"), "{file} served plain");
         let served = site.join("standard").join(file);
         let bytes = std::fs::read(&served).unwrap();
-        assert_eq!(bytes, std::fs::read(dir.join(file)).unwrap(), "{file}");
+        let plain = Table::open_any(&dir.join(file.trim_end_matches('z'))).unwrap();
+        tb.same_answers(&plain, &Table::open_any(&served).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(t["bytes"], bytes.len() as u64);
         // The header names the material the manifest gives.
         let header = Header::read(&served).unwrap();
@@ -110,8 +117,32 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     ] {
         assert!(site.join(f).exists(), "{f}");
     }
-    // A second build over the first one updates it.
+    // A second build over the first one updates it, keeping its
+    // compressed tables and removing what it no longer serves: a plain
+    // table an earlier build linked, the pages of a material gone.
+    let kept = std::fs::metadata(site.join("standard/ELvR.jtbz"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    std::fs::copy(dir.join("ELvR.jtb"), site.join("standard/ELvR.jtb")).unwrap();
+    for ext in ["html", "json", "svg"] {
+        std::fs::write(site.join(format!("standard/materials/ERvT.{ext}")), "old").unwrap();
+    }
     build(&dir, &rules, site, &package(), &|_, _| {}).unwrap();
+    assert!(
+        !site.join("standard/ELvR.jtb").exists(),
+        "a plain table left"
+    );
+    assert!(
+        !site.join("standard/materials/ERvT.html").exists(),
+        "a stale page left"
+    );
+    assert!(site.join("standard/materials/ELvR.html").exists());
+    let again = std::fs::metadata(site.join("standard/ELvR.jtbz"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(kept, again, "the compressed table was written again");
 }
 
 #[test]
