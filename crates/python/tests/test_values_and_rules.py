@@ -353,3 +353,31 @@ def test_tables_of_other_rules_under_a_rule_sets_name_are_refused(roots, tmp_pat
     with jungletb.open_tablebase(roots, "popular-custom-96041d7177d2e47e") as wolf:
         assert wolf.ruleset_label == "popular-custom-96041d7177d2e47e"
         assert wolf.probe_plies(WOLF_DOG) == 1
+
+
+def docs_expand(tb, p, seen):
+    """docs/python.md's MCTS expansion, as printed there."""
+    for child in p.children():
+        if child not in seen:
+            seen[child] = (tb.probe_wdl(child), tb.probe_plies(child) or 0)
+    def for_the_mover(child):
+        wdl, plies = seen[child]
+        return (-wdl, plies if wdl > 0 else -plies)
+    moves, children = p.legal_moves(), p.children()
+    best = max(range(len(moves)), key=lambda i: for_the_mover(children[i]))
+    p.push(moves[best])
+
+
+def test_the_docs_expansion_plays_a_win_to_its_end_in_its_distance(roots):
+    with jungletb.open_tablebase(roots) as tb:
+        p = jungletb.Position("7/7/7/7/7/7/7/7/E5r w")
+        p.push("a1a2")
+        assert tb.probe_wdl(p) == 1
+        plies = tb.probe_plies(p)
+        seen = {}
+        walked = 0
+        while not p.is_game_over():
+            docs_expand(tb, p, seen)
+            walked += 1
+            assert walked <= plies, "the walk outlasted the win"
+        assert walked == plies and p.outcome().winner == "b"
