@@ -127,6 +127,14 @@ try {
   assert.ok(cors.refused, "a host without CORS headers was read from another origin");
   say(`another origin: ${first.input} as ${cors.category} with CORS headers; without them: ${cors.refused.slice(0, 80)}`);
 
+  // Opened from disk: the board says to serve the folder, and how.
+  await page.goto(`file://${siteDir}/board.html?position=${encodeURIComponent(first.input.replace(" ", "_"))}`);
+  await page.waitForFunction(() => document.getElementById("error").textContent.length > 0, null, { timeout: 20000 });
+  const fromDisk = await page.$eval("#error", (e) => e.textContent);
+  assert.match(fromDisk, /opened from disk/);
+  assert.match(fromDisk, /python3 -m http\.server/);
+  say(`from disk: ${fromDisk.slice(0, 90)}…`);
+
   assert.deepEqual(errors, [], "errors in the pages");
 } finally {
   await browser.close();

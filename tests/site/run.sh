@@ -180,4 +180,9 @@ RULES_TABLES="$work/rules" RULES_SITE="$url/rules/" RULES_CASES="$work/rules-cas
   SWAPPED_TABLES="$work/swapped" SWAPPED_SITE="$url/swapped/" \
   node --test "$here/rules.test.mjs" || fail "rules.test.mjs"
 node "$here/browser.test.mjs" "$url" "$work/cases.jsonl" "$work/site" || fail "browser.test.mjs"
+# The board opens each rule set's tables from the site's root: never a
+# 404 for a manifest under a doubled label (standard/standard/…).
+if grep -E '/([^/ ]+)/\1/manifest\.json' "$work/nginx-access.log"; then
+  fail "a manifest asked under a doubled label"
+fi
 say "passed ($(grep -c '' "$work/nginx-access.log") requests served by nginx)"

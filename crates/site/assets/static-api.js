@@ -32,7 +32,10 @@
         const entry = (await list()).rulesets.find((r) => r.label === label);
         if (!entry) throw Object.assign(new Error(`this site has no rule set '${label}'`), { kind: "unknown_ruleset" });
         const { Tablebase } = await lib();
-        return Tablebase.open(new URL(`${label}/`, site).href, { ruleset: entry.base, rules: entry.options });
+        // The site's root: the package looks for `<label>/manifest.json`
+        // there first (given `<label>/`, it asked `<label>/<label>/` first,
+        // a 404 on every open).
+        return Tablebase.open(site.href, { ruleset: entry.base, rules: entry.options });
       })().catch((e) => { tablebases.delete(label); throw e; }));
     }
     return tablebases.get(label);
@@ -73,7 +76,17 @@
     if (route === undefined) return json(await tb.probe(position));
     return json({ error: "no such route", kind: "no_route" }, 404);
   }
+  // Opened from disk (file://), a browser fetches nothing: say how to
+  // serve the folder instead of "Failed to fetch".
+  const fromDisk = location.protocol === "file:";
+  const FROM_DISK =
+    "this page was opened from disk, where a browser fetches nothing: serve the site's folder " +
+    "and open it over HTTP, for example `python3 -m http.server` in that folder, then " +
+    "http://localhost:8000/board.html (that server ignores Range: tables up to 16 MiB are then " +
+    "read whole and larger ones refused; nginx, Apache or any static host that answers ranges " +
+    "reads a few blocks of each)";
   window.fetch = async (input, init) => {
+    if (fromDisk) return json({ error: FROM_DISK, kind: "host" }, 500);
     const url = new URL(typeof input === "string" ? input : input.url, location.href);
     if (url.origin !== location.origin || !url.pathname.includes("/api/")) return realFetch(input, init);
     try {
