@@ -68,10 +68,17 @@ try {
   const bad = await page.evaluate(async () => (await fetch("/api/standard?position=7/7_w")).json());
   assert.equal(bad.kind, "notation");
 
-  // Material pages: texts inside the page, none overlapping, histogram drawn.
+  // Material pages: texts inside the page, none overlapping, histogram
+  // drawn; on a desktop and on a 390 × 844 phone, with no sideways scroll.
   const stats = JSON.parse(readFileSync(`${siteDir}/stats.json`, "utf8"));
-  const pages = ["index.html", "downloads.html", ...["ELvTR", stats[0].material, stats[stats.length >> 1].material]
-    .map((m) => `standard/materials/${m}.html`)];
+  const materialPages = ["ELvTR", stats[0].material, stats[stats.length >> 1].material]
+    .map((m) => `standard/materials/${m}.html`);
+  const views = [
+    [null, ["index.html", "downloads.html", ...materialPages]],
+    [{ width: 390, height: 844 }, ["index.html", ...materialPages]],
+  ];
+  for (const [viewport, pages] of views) {
+  if (viewport) await page.setViewportSize(viewport);
   for (const p of pages) {
     await page.goto(`${url}/${p}`);
     const report = await page.evaluate(() => {
@@ -103,8 +110,10 @@ try {
     assert.deepEqual(overlaps.slice(0, 5), [], `${p}: texts that overlap`);
     assert.ok(report.scrollWidth <= report.width + 1, `${p}: ${report.scrollWidth} px wide in ${report.width}`);
     if (report.img !== null) assert.ok(report.img, `${p}: histogram not drawn`);
-    say(`${p}: ${b.length} texts, none overlapping${report.img ? ", histogram drawn" : ""}`);
+    say(`${p}${viewport ? " on a phone" : ""}: ${b.length} texts, none overlapping, ${report.scrollWidth} px wide${report.img ? ", histogram drawn" : ""}`);
   }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
   // Another origin: the page on 127.0.0.1, the tables on localhost. With
   // docs/web.md's CORS headers the package probes as on its own host;
   // without them the browser refuses, and the package throws.

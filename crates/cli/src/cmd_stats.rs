@@ -70,17 +70,6 @@ fn positions_both_sides(h: &Header) -> u64 {
         .sum()
 }
 
-/// Strongest first: more pieces later, then White's animals, then
-/// Black's, compared strongest animal first (`ELvR` before `ETvR`): an
-/// animal mask has the Elephant in its highest bit, so a larger mask has
-/// the stronger animals.
-fn strength_order(m: &jungletb_indexer::Material) -> (u32, std::cmp::Reverse<(u8, u8)>) {
-    (
-        m.piece_count(),
-        std::cmp::Reverse((m.mask(Color::White), m.mask(Color::Black))),
-    )
-}
-
 impl Totals {
     fn add(&mut self, h: &Header, bytes: u64) {
         self.tables += 1;
@@ -129,7 +118,7 @@ pub fn run_stats(a: StatsArgs) -> CmdResult {
             .add(&h, bytes);
         rows.push((h, bytes));
     }
-    rows.sort_by_key(|(h, _)| strength_order(&h.material));
+    rows.sort_by_key(|(h, _)| h.material.strongest_first());
     let histograms = if a.histograms {
         let pool = crate::args::thread_pool(a.threads)?;
         let tb = jungletb_tablebase::Tablebase::with_dir(dir.clone(), rules.clone());

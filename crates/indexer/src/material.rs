@@ -36,6 +36,18 @@ pub struct Material {
 }
 
 impl Material {
+    /// The order `stats` and the site list materials in, strongest
+    /// first: fewer pieces first, then White's animals, then Black's,
+    /// compared strongest animal first (`ELvR` before `ETvR`): an animal
+    /// mask has the Elephant in its highest bit, so a larger mask has the
+    /// stronger animals.
+    pub fn strongest_first(&self) -> (u32, std::cmp::Reverse<(u8, u8)>) {
+        (
+            self.piece_count(),
+            std::cmp::Reverse((self.mask(Color::White), self.mask(Color::Black))),
+        )
+    }
+
     /// A material from the two animal masks. Both must be non-empty.
     pub fn new(white: u8, black: u8) -> Result<Material, MaterialError> {
         if white == 0 || black == 0 {

@@ -12,10 +12,54 @@ const INDEX_HTML: &str = include_str!("../../server/assets/index.html");
 const FAVICON_SVG: &str = include_str!("../../server/assets/favicon.svg");
 const STATIC_API_JS: &str = include_str!("../assets/static-api.js");
 const SITE_CSS: &str = "body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;\
-padding:0 1rem;color:#222}table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.15rem .6rem;\
-text-align:right;border-bottom:1px solid #ddd}th{background:#f4f4f4}td:first-child,th:first-child\
-{text-align:left}code{font-size:.92em;word-break:break-all}nav a{margin-right:1rem}\
-img.hist{max-width:100%;height:auto;display:block}";
+padding:0 .75rem;color:#222}table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.15rem .4rem;\
+text-align:right;border-bottom:1px solid #ddd;vertical-align:top}th{background:#f4f4f4}\
+td:first-child,th:first-child{text-align:left}code{font-size:.92em;word-break:break-all}\
+.line{word-break:normal;overflow-wrap:anywhere}.move{white-space:nowrap}nav a{margin-right:1rem}\
+img.hist{width:100%;height:auto;display:block}.bar{display:inline-flex;width:7rem;max-width:24vw;\
+height:.8rem;vertical-align:middle;border:1px solid #999}.bar i{display:block;height:100%}\
+.bar .w{background:#2e7d32}.bar .d{background:#bdbdbd}.bar .l{background:#c62828}\
+small{color:#555}@media (max-width:30rem){body{padding:0 .4rem}table{font-size:.85rem}\
+td,th{padding:.1rem .25rem}.bar{width:4rem}h1{font-size:1.4rem}}";
+
+/// `n` with thousands separators (`6,412,392`).
+fn num(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, ch) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A bar of the shares of wins, draws and losses, the figures in its title.
+fn wdl_bar(x: &SideStats) -> String {
+    let n = x.wins + x.draws + x.losses;
+    let share = |k: u64| {
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * k as f64 / n as f64
+        }
+    };
+    format!(
+        "<span class=\"bar\" title=\"win {} ({}), draw {} ({}), loss {} ({})\">\
+         <i class=\"w\" style=\"width:{:.1}%\"></i><i class=\"d\" style=\"width:{:.1}%\"></i>\
+         <i class=\"l\" style=\"width:{:.1}%\"></i></span>",
+        num(x.wins),
+        percent(x.wins, n),
+        num(x.draws),
+        percent(x.draws, n),
+        num(x.losses),
+        percent(x.losses, n),
+        share(x.wins),
+        share(x.draws),
+        share(x.losses)
+    )
+}
 
 /// Escapes text for HTML.
 fn esc(s: &str) -> String {
@@ -62,46 +106,86 @@ fn board_link(rules: &Ruleset, root: &str, position: &str) -> String {
     )
 }
 
-/// `index.html`: materials by piece count.
+/// A line of play for people: numbered, each move with its piece's letter
+/// (`1. Wg7f7 tg9g8 2. …`), a move never broken across lines.
+fn line_html(rules: &Ruleset, position: &str, line: &[String]) -> String {
+    let Ok(pos) = position.parse::<jungletb_rules::Position>() else {
+        return esc(&line.join(" "));
+    };
+    let moves: Vec<jungletb_rules::Move> = {
+        let mut cur = pos;
+        let mut out = Vec::new();
+        for text in line {
+            let Some(mv) = cur
+                .legal_moves(rules)
+                .into_iter()
+                .find(|m| m.to_string() == *text)
+            else {
+                break;
+            };
+            out.push(mv);
+            cur = cur.play(&mv);
+        }
+        out
+    };
+    let text = jungletb_rules::line_text(&pos, &moves, rules);
+    // A move number stays with its move.
+    text.split(' ')
+        .fold(Vec::<String>::new(), |mut acc, word| {
+            match acc.last_mut() {
+                Some(last) if last.ends_with('.') => {
+                    last.push(' ');
+                    last.push_str(word);
+                }
+                _ => acc.push(word.to_string()),
+            }
+            acc
+        })
+        .iter()
+        .map(|w| format!("<span class=\"move\">{}</span>", esc(w)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `index.html`: materials by piece count, strongest first.
 pub(crate) fn index(rules: &Ruleset, pages: &[MaterialPage]) -> String {
     let mut body = format!(
-        "<h1>Jungle endgame tablebase: {}</h1>\n<p>{} materials. Each row: the share of \
-         positions won, drawn and lost by the side to move, White to move then Black to \
-         move. <a href=\"board.html\">Probe a position on the board</a>; \
+        "<h1>Jungle endgame tablebase: {}</h1>\n<p>{} materials, strongest first. Each \
+         row: the share of positions won (green), drawn (grey) and lost (red) by the side to \
+         move, White to move then Black to move (the figures in each bar's tooltip and on \
+         the material's page). <a href=\"board.html\">Probe a position on the board</a>; \
          <a href=\"stats.json\">every figure as JSON</a>.</p>\n",
         esc(&rules.label()),
         pages.len()
     );
     let top = pages.iter().map(|p| p.stats.pieces).max().unwrap_or(0);
     for k in 2..=top {
-        let of_k: Vec<&MaterialPage> = pages.iter().filter(|p| p.stats.pieces == k).collect();
+        let mut of_k: Vec<&MaterialPage> = pages.iter().filter(|p| p.stats.pieces == k).collect();
+        of_k.sort_by_key(|p| {
+            p.stats
+                .material
+                .parse::<jungletb_indexer::Material>()
+                .map(|m| m.strongest_first())
+                .ok()
+        });
         if of_k.is_empty() {
             continue;
         }
         let _ = write!(
             body,
             "<h2>{k} pieces ({} materials)</h2>\n<table>\n<tr><th>material</th><th>positions</th>\
-             <th>W to move: win</th><th>draw</th><th>loss</th><th>B to move: win</th><th>draw</th>\
-             <th>loss</th><th>longest win</th></tr>\n",
+             <th>White to move</th><th>Black to move</th><th>longest win</th></tr>\n",
             of_k.len()
         );
         for p in of_k {
             let s = &p.stats;
-            let cells = |x: &SideStats| {
-                let n = x.wins + x.draws + x.losses;
-                format!(
-                    "<td>{}</td><td>{}</td><td>{}</td>",
-                    percent(x.wins, n),
-                    percent(x.draws, n),
-                    percent(x.losses, n)
-                )
-            };
             let _ = writeln!(
                 body,
-                "<tr><td><a href=\"{label}/materials/{m}.html\">{m}</a></td><td>{}</td>{}{}<td>{}</td></tr>",
-                s.positions_both_sides_to_move,
-                cells(&s.white_to_move),
-                cells(&s.black_to_move),
+                "<tr><td><a href=\"{label}/materials/{m}.html\">{m}</a></td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td>{}</td></tr>",
+                num(s.positions_both_sides_to_move),
+                wdl_bar(&s.white_to_move),
+                wdl_bar(&s.black_to_move),
                 s.white_to_move.longest_win.max(s.black_to_move.longest_win),
                 label = esc(&rules.label()),
                 m = esc(&s.material),
@@ -118,43 +202,54 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
     let root = "../../";
     let label = esc(&rules.label());
     let m = esc(&s.material);
-    let side = |name: &str, x: &SideStats| {
+    let (w, b) = (&s.white_to_move, &s.black_to_move);
+    let count = |x: &SideStats, k: u64| {
         let n = x.wins + x.draws + x.losses;
-        format!(
-            "<tr><td>{name}</td><td>{}</td><td>{} ({})</td><td>{} ({})</td><td>{} ({})</td>\
-             <td>{}</td><td>{}</td></tr>\n",
-            n,
-            x.wins,
-            percent(x.wins, n),
-            x.draws,
-            percent(x.draws, n),
-            x.losses,
-            percent(x.losses, n),
-            x.longest_win,
-            x.longest_loss
-        )
+        format!("{}<br><small>{}</small>", num(k), percent(k, n))
     };
+    let row = |name: &str, cw: String, cb: String| {
+        format!("<tr><td>{name}</td><td>{cw}</td><td>{cb}</td></tr>\n")
+    };
+    let table = [
+        row(
+            "positions",
+            num(w.wins + w.draws + w.losses),
+            num(b.wins + b.draws + b.losses),
+        ),
+        row("", wdl_bar(w), wdl_bar(b)),
+        row("wins", count(w, w.wins), count(b, b.wins)),
+        row("draws", count(w, w.draws), count(b, b.draws)),
+        row("losses", count(w, w.losses), count(b, b.losses)),
+        row(
+            "longest win",
+            num(w.longest_win.into()),
+            num(b.longest_win.into()),
+        ),
+        row(
+            "longest loss",
+            num(w.longest_loss.into()),
+            num(b.longest_loss.into()),
+        ),
+    ]
+    .concat();
     let mut body = format!(
         "<h1>{m}</h1>\n<p>{} pieces, rule set {label}. {} positions ({} index slots).</p>\n\
          <h2>Win, draw, loss</h2>\n<p>For the side to move; the longest win and loss in plies.</p>\n\
-         <table>\n<tr><th>to move</th><th>positions</th><th>wins</th><th>draws</th><th>losses</th>\
-         <th>longest win</th><th>longest loss</th></tr>\n{}{}</table>\n\
+         <table>\n<tr><th></th><th>White to move</th><th>Black to move</th></tr>\n{table}</table>\n\
          <h2>Distances</h2>\n<p>Wins (up) and losses (down) by plies to the end, for each side \
          to move.</p>\n<img class=\"hist\" src=\"{m}.svg\" alt=\"distance histogram of {m}\">\n",
         s.pieces,
-        s.positions_both_sides_to_move,
-        s.slots,
-        side("White", &s.white_to_move),
-        side("Black", &s.black_to_move),
+        num(s.positions_both_sides_to_move),
+        num(s.slots),
     );
     match &p.longest {
         Some((pos, line)) => {
             let _ = write!(
                 body,
-                "<h2>The longest win</h2>\n<p>{} ({} plies): <code>{}</code></p>\n",
+                "<h2>The longest win</h2>\n<p>{} ({} plies):</p>\n<p class=\"line\">{}</p>\n",
                 board_link(rules, root, pos),
                 line.len(),
-                esc(&line.join(" "))
+                line_html(rules, pos, line)
             );
         }
         None => body.push_str("<h2>The longest win</h2>\n<p>Neither side ever wins.</p>\n"),
@@ -163,7 +258,7 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
         body,
         "<h2>Mutual zugzwangs</h2>\n<p>{} placements where the side to move loses, whichever \
          side it is.</p>\n",
-        p.mutual
+        num(p.mutual)
     );
     if !p.zugzwangs.is_empty() {
         body.push_str("<p>The longest, with White to move:</p>\n<ul>\n");
@@ -178,7 +273,7 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
          <tr><td>bytes</td><td>{}</td></tr>\n<tr><td>bits a position</td><td>{:.3}</td></tr>\n\
          <tr><td>SHA-256</td><td><code>{}</code></td></tr>\n</table>\n\
          <p>Statistics as JSON: <a href=\"{m}.json\">{m}.json</a>.</p>\n",
-        p.table.bytes,
+        num(p.table.bytes),
         8.0 * p.table.bytes as f64 / (s.positions.max(1)) as f64,
         esc(&p.table.sha256),
         f = esc(&p.table.file),
@@ -212,13 +307,13 @@ pub(crate) fn downloads(rules: &Ruleset, pages: &[MaterialPage]) -> String {
          checks what you downloaded. Put the files in <code>tables/{label}/</code> for \
          <code>jungletb probe</code>.</p>\n<table>\n<tr><th>file</th><th>bytes</th><th>SHA-256</th></tr>\n",
         pages.len(),
-        total
+        num(total)
     );
     for p in pages {
         let _ = writeln!(
             body,
             "<tr><td><a href=\"{label}/{f}\" download>{f}</a></td><td>{}</td><td><code>{}</code></td></tr>",
-            p.table.bytes,
+            num(p.table.bytes),
             esc(&p.table.sha256),
             f = esc(&p.table.file)
         );
@@ -254,4 +349,33 @@ pub(crate) fn write_board(out: &Path, package: &Package) -> Result<u64, SiteErro
     n += write(&assets.join("jungletb.js"), &package.js)?;
     n += write(&assets.join("jungletb.wasm"), &package.wasm)?;
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_have_thousands_separators() {
+        for (n, text) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (6_412_392, "6,412,392"),
+        ] {
+            assert_eq!(num(n), text);
+        }
+    }
+
+    #[test]
+    fn a_line_is_numbered_with_piece_letters_and_never_broken_inside_a_move() {
+        let rules = Ruleset::standard();
+        let line: Vec<String> = ["a1b1", "a2b2", "b1c1"].map(String::from).to_vec();
+        let html = line_html(&rules, "7/7/7/7/7/7/7/d6/W6 w", &line);
+        assert_eq!(
+            html,
+            "<span class=\"move\">1. Wa1b1</span> <span class=\"move\">da2b2</span> \
+             <span class=\"move\">2. Wb1c1</span>"
+        );
+    }
 }
