@@ -49,6 +49,9 @@ try {
     assert.equal(value.plies, String(a.plies ?? ""), `plies of ${pos}`);
     const shown = await movesOnPage();
     assert.deepEqual(shown, a.moves.map((m) => ({ move: m.move, cls: moverClass(m) })), `moves of ${pos}`);
+    // Each move with the letter of the piece that moves, as the CLI writes it.
+    const texts = await page.$$eval("#moves li span:first-child", (spans) => spans.map((s) => s.textContent));
+    texts.forEach((t, i) => assert.match(t, new RegExp(`^[ELTPDWCRepltdwcr]${a.moves[i].move.slice(0, 2)}–`), `${pos}: ${t}`));
     return a;
   };
 

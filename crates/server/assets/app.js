@@ -288,7 +288,10 @@ function drawMoves(a) {
     const [cls, text] = moverText(m);
     li.className = cls;
     li.dataset.move = m.move;
-    li.innerHTML = `<span>${m.move.slice(0, 2)}–${m.move.slice(2)}${m.capture ? " ×" : ""}${m.den ? " den" : ""}</span><span>${text}</span>`;
+    // The piece's letter before the move, as the command line writes it
+    // (`Wa1b1`, upper case White, lower case Black).
+    const piece = state.board[m.move.slice(0, 2)] ?? "";
+    li.innerHTML = `<span>${piece}${m.move.slice(0, 2)}–${m.move.slice(2)}${m.capture ? " ×" : ""}${m.den ? " den" : ""}</span><span>${text}</span>`;
     li.addEventListener("mouseenter", () => highlight(m.move));
     li.addEventListener("mouseleave", () => highlight(null));
     li.addEventListener("click", () => playMove(m.move));
