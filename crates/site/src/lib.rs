@@ -82,6 +82,16 @@ pub enum SiteError {
     /// The output directory holds files that are not a site's: nothing is
     /// overwritten.
     NotASite(PathBuf),
+    /// The output directory is the site of another rule set: building
+    /// this one there would replace its index and board.
+    OtherRuleset {
+        /// The site.
+        path: PathBuf,
+        /// The rule set it holds.
+        holds: String,
+        /// The rule set asked for.
+        asked: String,
+    },
     /// The tables directory has no table.
     NoTables(PathBuf),
     /// A plain table could not be compressed for the site.
@@ -105,6 +115,12 @@ impl fmt::Display for SiteError {
                 p.display()
             ),
             SiteError::NoTables(p) => write!(f, "{}: no table files", p.display()),
+            SiteError::OtherRuleset { path, holds, asked } => write!(
+                f,
+                "{}: the site of rule set '{holds}'; a site holds one rule set, so build \
+                 '{asked}' into another directory: nothing written",
+                path.display()
+            ),
             SiteError::Compress { path, .. } => {
                 write!(f, "{}: compressing it for the site failed", path.display())
             }
@@ -348,9 +364,9 @@ fn place_table(from: &Path, to: &Path) -> Result<(), SiteError> {
 }
 
 /// `site.json`: marks a directory as a site (so a rebuild may replace it).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, serde::Deserialize)]
 struct SiteMark {
-    generator: &'static str,
+    generator: String,
     ruleset: String,
 }
 
@@ -368,6 +384,19 @@ pub fn build(
         let empty = std::fs::read_dir(out).map_err(io(out))?.next().is_none();
         if !empty && !out.join("site.json").exists() {
             return Err(SiteError::NotASite(out.to_path_buf()));
+        }
+        // A site of another rule set would lose its index and board.
+        let mark = std::fs::read_to_string(out.join("site.json")).ok();
+        let holds = mark
+            .and_then(|t| serde_json::from_str::<SiteMark>(&t).ok())
+            .map(|m| m.ruleset)
+            .filter(|held| *held != rules.label());
+        if let Some(holds) = holds {
+            return Err(SiteError::OtherRuleset {
+                path: out.to_path_buf(),
+                holds,
+                asked: rules.label(),
+            });
         }
     }
     let tb = Tablebase::with_dir(dir.to_path_buf(), rules.clone());
@@ -394,7 +423,7 @@ pub fn build(
     other += write(
         &out.join("site.json"),
         serde_json::to_string_pretty(&SiteMark {
-            generator: concat!("jungletb ", env!("CARGO_PKG_VERSION")),
+            generator: concat!("jungletb ", env!("CARGO_PKG_VERSION")).to_string(),
             ruleset: label.clone(),
         })
         .expect("serialisable"),

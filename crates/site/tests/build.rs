@@ -167,3 +167,45 @@ fn a_directory_that_is_not_a_site_is_not_written_into() {
         Err(SiteError::NotASite(_)) | Err(SiteError::NoTables(_))
     ));
 }
+
+#[test]
+fn a_site_of_another_rule_set_is_refused_not_replaced() {
+    let rules = Ruleset::standard();
+    let root = tables();
+    let out = tempfile::tempdir().unwrap();
+    build(
+        &table_dir(root.path(), &rules),
+        &rules,
+        out.path(),
+        &package(),
+        &|_, _| {},
+    )
+    .unwrap();
+    let index = std::fs::read(out.path().join("index.html")).unwrap();
+    let leiden = Ruleset::leiden();
+    let other = tempfile::tempdir().unwrap();
+    generate(&GenerateOptions {
+        root: other.path().to_path_buf(),
+        rules: leiden.clone(),
+        max_pieces: 2,
+        materials: vec![],
+        mem: None,
+        check_space: true,
+    })
+    .unwrap();
+    let e = build(
+        &table_dir(other.path(), &leiden),
+        &leiden,
+        out.path(),
+        &package(),
+        &|_, _| {},
+    );
+    match e {
+        Err(SiteError::OtherRuleset { holds, asked, .. }) => {
+            assert_eq!((holds.as_str(), asked.as_str()), ("standard", "leiden"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read(out.path().join("index.html")).unwrap(), index);
+    assert!(!out.path().join("leiden").exists());
+}
