@@ -15,12 +15,10 @@ pub struct Watch<'a> {
     /// the solving thread, between levels).
     pub on_level: &'a (dyn Fn(u16) + Sync),
     /// Once set, the solve stops at its next safe point. With a
-    /// [`Watch::checkpoint`], that is the next level of the propagation (a
-    /// level of a 6-piece material may take minutes; every smaller one,
-    /// well under a second) or, in one-byte cells, the next chunk of 2^16
-    /// slots within the level; or the end of the sweep if the flag is set
-    /// during it: the state there is saved and the solve returns
-    /// [`SolveError::Checkpointed`]. Without one, or before the sweep
+    /// [`Watch::checkpoint`], that is the next chunk of 2^16 slots within
+    /// the level under way (by regions: the end of the round), or the end
+    /// of the sweep if the flag is set during it: the state there is saved
+    /// and the solve returns [`SolveError::Checkpointed`]. Without one, or before the sweep
     /// starts, it stops at the next group of the sweep or level, returns
     /// [`SolveError::Interrupted`] and nothing of it is kept.
     pub stop: &'a AtomicBool,

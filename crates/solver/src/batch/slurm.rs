@@ -260,7 +260,7 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
     let _ = writeln!(s, "#SBATCH --time={}", slurm_time(job.minutes));
     // SIGTERM to the script this long before the limit: generate saves a
-    // checkpoint at its next level (see below).
+    // checkpoint within its level (see below).
     let _ = writeln!(
         s,
         "#SBATCH --signal=B:TERM@{}",
@@ -311,7 +311,7 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     // in bash before 4.4 (RHEL 7's 4.2 among them).
     cmd.push("${args[@]+\"${args[@]}\"}".into());
     // SIGTERM (the time limit's warning, or preemption) goes to this
-    // script: passed on, generate saves its solve's state at the next
+    // script: passed on, generate saves its solve's state within the
     // level and exits with 75, and the task is requeued to resume there.
     let _ = writeln!(s, "{} &", cmd.join(" "));
     let _ = writeln!(s, "pid=$!");

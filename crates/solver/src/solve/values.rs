@@ -5,15 +5,15 @@ use crate::solve::work::WorkArray;
 /// The raw values of a solved material, one per index slot (see
 /// [`jungletb_format::encoding`]): in memory or in a memory-mapped working
 /// file, as the memory budget decided.
-/// One byte a value when solved in one-byte cells, else two.
+/// One byte a value, or two when solved in two-byte cells.
 pub struct SolvedValues(WorkArray, u8);
 
 /// The raw values of a solve as they lie in its working memory.
 #[derive(Debug, Clone, Copy)]
 pub enum RawValues<'a> {
-    /// One byte a value (solved in one-byte cells).
+    /// One byte a value.
     Bytes(&'a [u8]),
-    /// Two bytes a value.
+    /// Two bytes a value (solved in two-byte cells).
     Wide(&'a [u16]),
 }
 
