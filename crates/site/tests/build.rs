@@ -9,11 +9,12 @@ use jungletb_site::{build, Package, SiteError};
 use jungletb_solver::{generate, GenerateOptions};
 use jungletb_tablebase::{table_dir, Header, Table, Tablebase};
 
-fn tables() -> tempfile::TempDir {
+/// ELvR, CvC and what they depend on, under `rules`.
+fn tables_of(rules: &Ruleset) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     generate(&GenerateOptions {
         root: dir.path().to_path_buf(),
-        rules: Ruleset::standard(),
+        rules: rules.clone(),
         max_pieces: 8,
         materials: vec!["ELvR".parse::<Material>().unwrap(), "CvC".parse().unwrap()],
         mem: None,
@@ -21,6 +22,10 @@ fn tables() -> tempfile::TempDir {
     })
     .unwrap();
     dir
+}
+
+fn tables() -> tempfile::TempDir {
+    tables_of(&Ruleset::standard())
 }
 
 fn package() -> Package {
@@ -183,16 +188,7 @@ fn a_site_of_another_rule_set_is_refused_not_replaced() {
     .unwrap();
     let index = std::fs::read(out.path().join("index.html")).unwrap();
     let leiden = Ruleset::leiden();
-    let other = tempfile::tempdir().unwrap();
-    generate(&GenerateOptions {
-        root: other.path().to_path_buf(),
-        rules: leiden.clone(),
-        max_pieces: 2,
-        materials: vec![],
-        mem: None,
-        check_space: true,
-    })
-    .unwrap();
+    let other = tables_of(&leiden);
     let e = build(
         &table_dir(other.path(), &leiden),
         &leiden,
