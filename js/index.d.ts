@@ -15,6 +15,9 @@ export interface MoveAnswer {
   plies: number | null;
   capture: boolean;
   den: boolean;
+  /** With `probe(p, {replies: true})`: the opponent's replies by their
+   * value for the opponent (all 0 where the move ends the game). */
+  replies?: { win: number; draw: number; loss: number };
 }
 
 /** A position's value and every legal move: `GET /api/{ruleset}?position=`. */
@@ -157,7 +160,7 @@ export class Tablebase {
   readonly stats: { requests: number; bytes: number; rounds: number };
   /** A text is read under the tables' rules; a Position of other rules
    * is refused with a RulesError (kind `ruleset_mismatch`). */
-  probe(position: string | Position): Promise<PositionAnswer>;
+  probe(position: string | Position, options?: { replies?: boolean }): Promise<PositionAnswer>;
   probeWdl(position: string | Position): Promise<WdlAnswer>;
   mainline(position: string | Position): Promise<MainlineAnswer>;
   /** The piece map: `{position, square, squares: [...]}` as `/api/{ruleset}/map`. */

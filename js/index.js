@@ -160,6 +160,9 @@ const OPEN_KEYS = [
   ...RULES_KEYS, "memory", "wholeFileBelow", "wholeFallbackMax", "pageBytes", "maxCachedBytes", "maxDecodedBytes", "fetch",
 ];
 
+/** The options `probe` reads. */
+const PROBE_KEYS = ["replies"];
+
 /** Refuses options this package does not read: a misspelt key must not
  * leave the tables or a position under rules the caller did not ask for. */
 function checkOptions(options, known, what) {
@@ -515,6 +518,15 @@ export class Tablebase {
       const t = this._tables.get(r.material);
       if (!t || t.prefetched || !t.open) continue;
       t.prefetched = true;
+      // Its capture sub-tables small enough to be read whole, read now:
+      // a probe that searches a capture (a don't-care, a reply) needs
+      // them in the round after the opening, which this saves.
+      for (const sub of this._captureTables(t.material)) {
+        if (sub.bytes <= this._wholeBelow && !sub.whole && !sub.prefetched) {
+          sub.prefetched = true;
+          extra.push({ material: sub.material, file: sub.file, at: 0, len: sub.bytes, speculative: true });
+        }
+      }
       for (const [at, len] of t.open) {
         const start = Math.floor(at / this._page) * this._page;
         const end = Math.min(Math.ceil((at + len) / this._page) * this._page, t.bytes);
@@ -524,6 +536,24 @@ export class Tablebase {
       }
     }
     return extra;
+  }
+
+  /** The tables of this site that a capture from `material` leads into
+   * (a piece of either side taken), in their manifest's colour order. */
+  _captureTables(material) {
+    const [a, b] = material.split("v");
+    const found = [];
+    for (const [side, other, first] of [[a, b, true], [b, a, false]]) {
+      for (let i = 0; i < side.length; i++) {
+        const rest = side.slice(0, i) + side.slice(i + 1);
+        if (!rest) continue;
+        for (const name of first ? [`${rest}v${other}`, `${other}v${rest}`] : [`${other}v${rest}`, `${rest}v${other}`]) {
+          const t = this._tables.get(name);
+          if (t && !found.includes(t)) found.push(t);
+        }
+      }
+    }
+    return found;
   }
 
   async _load(range, forceWhole = false) {
@@ -600,9 +630,11 @@ export class Tablebase {
       // A range that opening a table reads (the manifest's) may hold one
       // the module asks for: fetched once.
       const opening = this._opening(answer.fetch);
-      const covered = (r) => opening.some((o) => o.material === r.material && o.at <= r.at && o.at + o.len >= r.at + r.len);
+      const covered = (r) => opening.some((o) => !o.speculative && o.material === r.material && o.at <= r.at && o.at + o.len >= r.at + r.len);
       const asks = answer.fetch.filter((r) => !covered(r));
-      await Promise.all([...asks, ...opening].map((r) => this._load(r)));
+      // A speculative read that fails (a table this site lacks) is not
+      // this probe's failure: if the probe needs it, it asks again.
+      await Promise.all([...asks, ...opening].map((r) => (r.speculative ? this._load(r).catch(() => {}) : this._load(r))));
     }
     throw new JungleError(`${text}: still fetching after ${MAX_ROUNDS} rounds`, "internal");
   }
@@ -612,9 +644,18 @@ export class Tablebase {
    * category, plies, game_over, winner, moves: [{move, category, plies,
    * capture, den}]}`. `position` is a text (read under the tables' rules)
    * or a Position, which must be of the tables' rules (else a RulesError
-   * of kind `ruleset_mismatch`); so for every call below. */
-  probe(position) {
-    return this._run(0, position);
+   * of kind `ruleset_mismatch`); so for every call below.
+   *
+   * Options: `replies: true` adds to each move the opponent's replies
+   * counted by their value for the opponent, `replies: {win, draw, loss}`
+   * (all 0 where the move ends the game), as `&replies=true` does: a ply
+   * of WDL probes more, fetched in one round. */
+  async probe(position, options = {}) {
+    checkOptions(options, PROBE_KEYS, "probe");
+    if (options.replies !== undefined && typeof options.replies !== "boolean") {
+      throw new OptionsError(`probe: replies must be true or false, not ${JSON.stringify(options.replies)}`, "options");
+    }
+    return this._run(options.replies ? 3 : 0, position);
   }
 
   /** The WDL value alone: `{ruleset, position, side_to_move, category}`. */

@@ -4,7 +4,8 @@
 //
 //   node --test tests/site/node.test.mjs
 //   env: SITE (http://…/ the site's root), TABLES (a tables root),
-//        CASES (JSON lines of `jungletb probe --json`), RANGELESS (the site
+//        CASES (JSON lines of `jungletb probe --json`), REPLIES (the
+//        same with --replies), RANGELESS (the site
 //        behind a host ignoring Range), DAMAGED (a site with damaged
 //        tables), BROKEN (a site missing a table its manifest lists)
 
@@ -74,6 +75,39 @@ test("a cold probe of a large table costs a few requests, not the table", async 
   const alone = await Tablebase.open(env("SITE"));
   await alone.probeWdl(big.input);
   assert.ok(alone.stats.rounds <= 3, `${alone.stats.rounds} rounds for a cold WDL probe`);
+});
+
+test("replies by value agree with the CLI, from files and over HTTP; a trainer's move takes at most 2 rounds", async () => {
+  const withReplies = readFileSync(env("REPLIES"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.ok(withReplies.length >= 30);
+  assert.ok(withReplies.some((c) => c.moves.some((m) => m.replies.win > 0 && m.replies.loss > 0)));
+  for (const tb of [await Tablebase.open(env("TABLES")), await Tablebase.open(env("SITE"))]) {
+    for (const c of withReplies) {
+      assert.deepEqual(await tb.probe(c.input, { replies: true }), api(c), c.input);
+    }
+    // Without the option, no replies.
+    const plain = await tb.probe(withReplies[0].input);
+    assert.ok(plain.moves.every((m) => !("replies" in m)));
+  }
+  // A trainer's move on a 4-piece table from a static host: the position
+  // was shown (probed), the player moves, and the defence is chosen from
+  // the replies of every move of the position after it.
+  const big = withReplies.find((c) => isBig(c.input));
+  assert.ok(big, "an ELvTR position among the replies cases");
+  const trainer = await Tablebase.open(env("SITE"));
+  const shown = await trainer.probe(big.input);
+  const before = trainer.stats.rounds;
+  await trainer.probe(trainer.position(big.input).play(shown.moves[0].move), { replies: true });
+  const rounds = trainer.stats.rounds - before;
+  assert.ok(rounds <= 2, `a trainer's move took ${rounds} rounds of requests`);
+  // Cold, the table is opened first (its opening, its block directory's
+  // pages, then the blocks and the small capture tables, read whole).
+  const cold = await Tablebase.open(env("SITE"));
+  await cold.probe(big.input, { replies: true });
+  assert.ok(cold.stats.rounds <= 3, `a cold probe with replies took ${cold.stats.rounds} rounds`);
+  const tb = await Tablebase.open(env("SITE"));
+  await assert.rejects(tb.probe(big.input, { replies: "yes" }), (e) => e.kind === "options");
+  await assert.rejects(tb.probe(big.input, { replise: true }), (e) => e.kind === "options" && /replise/.test(e.message));
 });
 
 test("the mainline is as long as the value says", async () => {

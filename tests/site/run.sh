@@ -172,8 +172,11 @@ print("\n".join((big + rest[::max(1, len(rest) // 240)])[:240]))
 PY
 "$bin" probe --tables "$work/ctables" --json --batch < "$work/positions.txt" > "$work/cases.jsonl"
 say "$(wc -l < "$work/cases.jsonl") positions answered by the CLI"
+# Replies by value (probe --json --replies) of the first 40, ELvTR's first.
+head -n 40 "$work/positions.txt" \
+  | "$bin" probe --tables "$work/ctables" --json --replies --batch > "$work/replies.jsonl"
 
-export SITE="$url/" TABLES="$work/ctables" CASES="$work/cases.jsonl"
+export SITE="$url/" TABLES="$work/ctables" CASES="$work/cases.jsonl" REPLIES="$work/replies.jsonl"
 export RANGELESS="$url/rangeless/" DAMAGED="$url/damaged/" BROKEN="$url/broken/"
 node --test "$here/node.test.mjs" || fail "node.test.mjs"
 RULES_TABLES="$work/rules" RULES_SITE="$url/rules/" RULES_CASES="$work/rules-cases.jsonl" \

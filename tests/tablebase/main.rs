@@ -18,6 +18,7 @@ mod published;
 mod reference;
 mod reference_solver;
 mod remote;
+mod replies;
 mod symmetry;
 mod variants;
 mod verify;

@@ -245,6 +245,23 @@ int jtb_probe_root_position(const jtb_tablebase *tb, const jtb_position *pos,
                             jtb_root_move *moves, size_t capacity, size_t *count);
 
 /*
+ * How hard a move is to answer: the opponent's replies to `move` ("a3a4")
+ * in `position`, counted by their value for the opponent (win: replies
+ * that win for the opponent). All 0 when the move ends the game or leaves
+ * the opponent without a legal move. Among moves of equal value, the one
+ * with fewest winning (then drawing) replies is the practical choice. A
+ * ply of WDL probes. JTB_ERR_ARGUMENT for a move that does not parse or is
+ * not legal in the position.
+ */
+typedef struct jtb_replies {
+    uint32_t win;
+    uint32_t draw;
+    uint32_t loss;
+} jtb_replies;
+int jtb_replies(const jtb_tablebase *tb, const char *position, const char *move,
+                jtb_replies *out);
+
+/*
  * An optimal line of play to the end of the game, as space-separated moves
  * ("a1a2 b8b7 ..."), NUL-terminated, into `buffer` of `capacity` bytes.
  * Empty for a draw. `*needed` (if `needed` is not NULL) receives the size

@@ -25,6 +25,7 @@ pub(crate) fn fail(code: c_int, message: impl Into<String>) -> c_int {
 pub(crate) fn probe_error(e: ProbeError) -> c_int {
     let code = match &e {
         ProbeError::Position(_) => JTB_ERR_POSITION,
+        ProbeError::IllegalMove { .. } => JTB_ERR_ARGUMENT,
         ProbeError::Rules(_) | ProbeError::RulesetMismatch { .. } => JTB_ERR_RULESET,
         ProbeError::GameOver(_) => JTB_ERR_GAME_OVER,
         ProbeError::NoTables { .. } | ProbeError::Table(TableError::Missing(_)) => JTB_ERR_MISSING,

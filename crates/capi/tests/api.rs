@@ -4,6 +4,7 @@
 
 use jungletb_c::*;
 use std::ffi::{c_char, c_int, CStr, CString};
+use std::str::FromStr;
 
 fn tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -108,6 +109,70 @@ fn every_entry_point_answers_and_fails_cleanly() {
             "g1f1 c3c2 f1e1 c2c3 e1d1"
         );
         assert_eq!(last_error(), "", "a success clears the last error");
+
+        // Replies by value: each root move's equal the tally of the
+        // position after it, valued by its own root moves.
+        let mut total = 0usize;
+        for m in &moves[..2] {
+            let mv_text = CStr::from_ptr(m.text.as_ptr()).to_owned();
+            let mut r = JtbReplies::default();
+            assert_eq!(
+                jtb_replies(tb, text.as_ptr(), mv_text.as_ptr(), &mut r),
+                JTB_OK
+            );
+            let root = jungletb_rules::Position::from_str("7/7/7/7/7/7/2E4/7/6r b").unwrap();
+            let mv = root
+                .parse_move(
+                    &jungletb_rules::Ruleset::standard(),
+                    mv_text.to_str().unwrap(),
+                )
+                .unwrap();
+            let child = root.play(&mv);
+            let child_text = c(&child.to_string());
+            let mut after = move_buffer();
+            let mut n = 0usize;
+            assert_eq!(
+                jtb_probe_root(
+                    tb,
+                    child_text.as_ptr(),
+                    after.as_mut_ptr(),
+                    JTB_MAX_MOVES,
+                    &mut n
+                ),
+                JTB_OK
+            );
+            let tally = |w: i8| after[..n].iter().filter(|a| a.wdl == w).count() as u32;
+            assert_eq!(
+                (r.win, r.draw, r.loss),
+                (tally(1), tally(0), tally(-1)),
+                "{mv_text:?}"
+            );
+            total += n;
+        }
+        assert!(total > 0);
+        // A move not legal there, a move that is not one, NULLs.
+        let mut r = JtbReplies::default();
+        assert_eq!(
+            jtb_replies(tb, text.as_ptr(), c("a1a2").as_ptr(), &mut r),
+            JTB_ERR_ARGUMENT
+        );
+        assert!(
+            last_error().contains("not a legal move"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(
+            jtb_replies(tb, text.as_ptr(), c("zz").as_ptr(), &mut r),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(
+            jtb_replies(tb, text.as_ptr(), c("g1f1").as_ptr(), std::ptr::null_mut()),
+            JTB_ERR_ARGUMENT
+        );
+        assert_eq!(
+            jtb_replies(tb, text.as_ptr(), std::ptr::null(), &mut r),
+            JTB_ERR_ARGUMENT
+        );
         jtb_close(tb);
     }
 }

@@ -23,6 +23,12 @@ pub struct Args {
     /// One JSON object per position per line.
     #[arg(long)]
     json: bool,
+    /// Count the opponent's replies to each move by their value for the
+    /// opponent (`replies` in JSON, `replies W/D/L` in text): among moves
+    /// of equal value, the one that leaves fewest good replies is the
+    /// practical choice. A ply of probes more.
+    #[arg(long)]
+    replies: bool,
     /// Read positions from standard input, one per line, answering each as
     /// soon as it is read (also the default when no position is given and
     /// standard input is not a terminal); blank lines and lines starting
@@ -85,12 +91,16 @@ fn generate_cost(
     ))
 }
 
-fn answer(tb: &Tablebase, text: &str) -> Result<Answer, Failure> {
+fn answer(tb: &Tablebase, text: &str, replies: bool) -> Result<Answer, Failure> {
     let pos = text.parse::<Position>().map_err(|e| Failure {
         kind: ErrorKind::Notation,
         error: e.into(),
     })?;
-    let eval = tb.evaluate(&pos)?;
+    let eval = if replies {
+        tb.evaluate_with_replies(&pos)?
+    } else {
+        tb.evaluate(&pos)?
+    };
     let line = if eval.game_over.is_some() {
         Vec::new()
     } else {
@@ -240,7 +250,15 @@ fn write_text(out: &mut impl Write, rules: &Ruleset, a: &Answer) -> std::io::Res
                 (false, true) => " (den)",
                 (false, false) => "",
             };
-            writeln!(out, "  {piece}{:<6} {}{marks}", r.mv.to_string(), r.value)?;
+            let replies = r.replies.map_or(String::new(), |r| {
+                format!("  replies {}/{}/{} (win/draw/loss)", r.win, r.draw, r.loss)
+            });
+            writeln!(
+                out,
+                "  {piece}{:<6} {}{marks}{replies}",
+                r.mv.to_string(),
+                r.value
+            )?;
         }
     }
     writeln!(out, "Best moves: {}", moves_text(&best_moves(a)))?;
@@ -263,7 +281,7 @@ pub fn run(a: Args) -> CmdResult {
     let mut failed = 0usize;
     let mut one = |text: &str| -> std::io::Result<()> {
         let result = match &tb {
-            Ok(tb) => answer(tb, text),
+            Ok(tb) => answer(tb, text, a.replies),
             Err(e) => Err(Failure::from(e.clone())),
         };
         let mut out = stdout.lock();

@@ -288,6 +288,23 @@ impl Tablebase {
             .collect()
     }
 
+    /// The opponent's replies to `move` (a `Move` or its text) by their
+    /// value for the opponent: `(win, draw, loss)`.
+    fn replies(
+        &self,
+        position: &Bound<'_, PyAny>,
+        mv: &Bound<'_, PyAny>,
+    ) -> PyResult<(u32, u32, u32)> {
+        let pos = self.position_of(position)?;
+        let text = mv.str()?.to_string();
+        let tb = self.get()?;
+        let parsed = pos
+            .parse_move(tb.rules(), &text)
+            .map_err(|e| PyValueError::new_err(format!("{e} ({pos})")))?;
+        let r = tb.replies(&pos, &parsed).map_err(errors::probe)?;
+        Ok((r.win, r.draw, r.loss))
+    }
+
     /// An optimal line to the end (empty for a draw or a finished game).
     fn line(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
         let pos = self.position_of(position)?;

@@ -45,6 +45,7 @@ def refuses_other_rules(tb, position):
         lambda: tb.probe_plies(position),
         lambda: tb.root_moves(position),
         lambda: tb.line(position),
+        lambda: tb.replies(position, "a1a2"),
         lambda: tb.probe_wdl_many([position]),
         lambda: tb.probe_plies_many([WOLF_DOG, position]),
         lambda: tb.probe_many([position]),
@@ -67,10 +68,10 @@ class IgnoresRules:
 
     def __getattr__(self, name):
         method = getattr(self.tb, name)
-        def call(arg, **kw):
+        def call(arg, *rest, **kw):
             if isinstance(arg, list):
-                return method([str(p) for p in arg], **kw)
-            return method(str(arg), **kw)
+                return method([str(p) for p in arg], *rest, **kw)
+            return method(str(arg), *rest, **kw)
         return call
 
 
@@ -215,6 +216,28 @@ def test_a_finished_game_is_won_or_lost_in_zero(roots):
         # White to move there cannot happen: White just moved.
         with pytest.raises(ValueError):
             tb.probe_wdl("3E3/7/7/7/7/7/7/7/6r w")
+
+
+def test_replies_equal_the_positions_after_each_move(roots):
+    """Each move's replies, by value for the replier, equal the tally of
+    the root moves of the position after it."""
+    with jungletb.open_tablebase(roots) as tb:
+        mixed = 0
+        for text in ["7/7/7/7/7/7/7/d6/W6 w", "7/7/3l3/7/7/7/7/7/E6 w", "7/7/7/7/2t4/7/7/7/R6 b"]:
+            for move, _, _ in tb.root_moves(text):
+                r = tb.replies(text, move)
+                assert r == tb.replies(text, str(move))
+                after = tb.root_moves(tb.position(text).play(move)) if r != (0, 0, 0) else []
+                tally = tuple(sum(1 for _, w, _ in after if w == v) for v in (1, 0, -1))
+                assert (r.win, r.draw, r.loss) == tally, (text, str(move))
+                mixed += r.win > 0 and r.loss > 0
+        assert mixed > 0
+        with pytest.raises(ValueError, match="not a legal move"):
+            tb.replies("7/7/7/7/7/7/7/d6/W6 w", "g1g2")
+        with pytest.raises(ValueError, match="not a move"):
+            tb.replies("7/7/7/7/7/7/7/d6/W6 w", "zz")
+        with pytest.raises(ValueError, match="game over"):
+            tb.replies("3E3/7/7/7/7/7/7/7/6r b", "g1g2")
 
 
 def test_small_edges(roots):

@@ -14,6 +14,19 @@ pub enum Wdl {
     Win = 1,
 }
 
+impl Wdl {
+    /// The value for the other side: a win for one side is a loss for the
+    /// other.
+    #[inline]
+    pub fn negate(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
 /// The value of a position for the side to move, with the distance in plies
 /// to the end of the game under optimal play (the winner takes the shortest
 /// win, the loser the longest loss).

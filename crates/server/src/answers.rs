@@ -24,6 +24,19 @@ pub fn position(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeErro
     Ok((serde_json::to_value(answer).expect("serialisable"), probes))
 }
 
+/// `GET /api/{ruleset}?position=P&replies=true`: [`position`] with each
+/// move's replies counted by their value (a ply of WDL probes more).
+pub fn position_with_replies(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
+    let e = tb.evaluate_with_replies(pos)?;
+    let probes = 1 + e
+        .moves
+        .iter()
+        .map(|r| 1 + r.replies.map_or(0, |r| r.total() as u64))
+        .sum::<u64>();
+    let answer = wire::position_answer(tb.rules(), &e);
+    Ok((serde_json::to_value(answer).expect("serialisable"), probes))
+}
+
 /// `GET /api/{ruleset}/mainline?position=P`: the optimal line to the end
 /// (empty for a draw or a finished game), each step with the position and
 /// its value after the move ([`wire::MainlineAnswer`]). (The probe count

@@ -7,6 +7,7 @@
 //! | route | answer |
 //! |---|---|
 //! | `/api/{ruleset}?position=P` | value of `P` and every legal move with its value ([`answers::position`]) |
+//! | `/api/{ruleset}?position=P&replies=true` | the same, each move with its replies counted by value ([`answers::position_with_replies`]) |
 //! | `/api/{ruleset}/mainline?position=P` | the optimal line to the end |
 //! | `/api/{ruleset}/stats/{material}` | counts, distance histogram, longest win |
 //! | `/api/{ruleset}/map?position=P&square=S` | the value with the piece on `S` on each square |

@@ -105,6 +105,7 @@ impl ApiError {
                 ApiError::bad(ErrorKind::RulesetMismatch, e.to_string())
             }
             ProbeError::GameOver(_) => ApiError::bad(ErrorKind::GameOver, e.to_string()),
+            ProbeError::IllegalMove { .. } => ApiError::bad(ErrorKind::IllegalMove, e.to_string()),
             ProbeError::NoTables { .. } => ApiError::not_found(
                 ErrorKind::NoTables,
                 format!("this server has no tables for rule set '{}'", served.label),
@@ -190,8 +191,10 @@ fn query_pairs(query: &Option<String>) -> Result<form_urlencoded::Parse<'_>, Api
     Ok(form_urlencoded::parse(q.as_bytes()))
 }
 
-/// The parameters a position route reads (`probe`, `mainline`).
+/// The parameters of `mainline`.
 const POSITION_PARAMS: &[&str] = &["position", "fen", "ruleset", "rule", "rules"];
+/// The parameters of `probe`.
+const PROBE_PARAMS: &[&str] = &["position", "fen", "ruleset", "rule", "rules", "replies"];
 /// The parameters of `map`.
 const MAP_PARAMS: &[&str] = &["position", "fen", "ruleset", "rule", "rules", "square"];
 /// The parameters of `stats`.
@@ -226,6 +229,21 @@ fn check_params(query: &Option<String>, known: &[&str]) -> Result<(), ApiError> 
         }
     }
     Ok(())
+}
+
+/// The `replies` parameter: `true` or `false` (the default).
+fn replies_param(query: &Option<String>) -> Result<bool, ApiError> {
+    match query_param(query, "replies")?.as_deref() {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(ApiError::bad(
+            ErrorKind::Parameter,
+            format!(
+                "replies={}: expected true or false",
+                other.chars().take(64).collect::<String>()
+            ),
+        )),
+    }
 }
 
 /// The `position` parameter (or `fen`, its name in lichess's API),
@@ -416,10 +434,11 @@ async fn position_route(
     path: Result<Path<String>, PathRejection>,
     query: Option<String>,
     route: &str,
+    params: &[&str],
     answer: PositionAnswer,
 ) -> Response {
     let (served, tb) = tri!(served(&state, path));
-    tri!(check_params(&query, POSITION_PARAMS));
+    tri!(check_params(&query, params));
     tri!(check_rule_params(&query, served, &tb));
     let pos = tri!(position_param(&query));
     let key = format!("{route}|{}|{pos}", served.label);
@@ -435,7 +454,13 @@ async fn probe(
     path: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    position_route(state, path, query, "probe", answers::position).await
+    let with_replies = tri!(replies_param(&query));
+    let (route, answer): (&str, PositionAnswer) = if with_replies {
+        ("probe-replies", answers::position_with_replies)
+    } else {
+        ("probe", answers::position)
+    };
+    position_route(state, path, query, route, PROBE_PARAMS, answer).await
 }
 
 async fn mainline(
@@ -443,7 +468,15 @@ async fn mainline(
     path: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    position_route(state, path, query, "mainline", answers::mainline).await
+    position_route(
+        state,
+        path,
+        query,
+        "mainline",
+        POSITION_PARAMS,
+        answers::mainline,
+    )
+    .await
 }
 
 async fn map(

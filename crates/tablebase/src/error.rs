@@ -37,6 +37,13 @@ pub enum ProbeError {
         /// The label of the tables' rule set.
         tables: String,
     },
+    /// A move asked about is not legal in the position.
+    IllegalMove {
+        /// The position, in jungletb notation.
+        position: String,
+        /// The move, from-square then to-square.
+        mv: String,
+    },
 }
 
 impl fmt::Display for ProbeError {
@@ -67,6 +74,9 @@ impl fmt::Display for ProbeError {
                 f,
                 "the position is under rule set '{position}' but the tables are of rule set '{tables}'"
             ),
+            ProbeError::IllegalMove { position, mv } => {
+                write!(f, "{mv} is not a legal move in {position}")
+            }
         }
     }
 }
@@ -81,7 +91,8 @@ impl std::error::Error for ProbeError {
             ProbeError::Table(e) => Some(e),
             ProbeError::GameOver(_)
             | ProbeError::NoTables { .. }
-            | ProbeError::RulesetMismatch { .. } => None,
+            | ProbeError::RulesetMismatch { .. }
+            | ProbeError::IllegalMove { .. } => None,
         }
     }
 }

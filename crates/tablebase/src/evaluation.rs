@@ -5,6 +5,7 @@
 //! in `probe.rs`.
 
 use crate::game_over::GameOver;
+use crate::replies::Replies;
 use jungletb_rules::{Move, Position, Value};
 
 /// A legal move with the value it leads to, for the side playing it.
@@ -14,6 +15,9 @@ pub struct RootMove {
     pub mv: Move,
     /// The value of the position for the side to move if it plays `mv`.
     pub value: Value,
+    /// The opponent's replies by their value, when asked for
+    /// ([`Tablebase::evaluate_with_replies`](crate::Tablebase::evaluate_with_replies)).
+    pub replies: Option<Replies>,
 }
 
 /// A position's value for the side to move, why the game is over if it is,

@@ -116,6 +116,7 @@ impl Tablebase {
                 Ok(RootMove {
                     mv: *mv,
                     value: self.move_value(pos, mv)?,
+                    replies: None,
                 })
             })
             .collect::<Result<Vec<_>, ProbeError>>()?;

@@ -510,4 +510,38 @@ impl RemoteTables {
         }
         self.end_attempt(Attempt::Fetch(self.take_missing()))
     }
+
+    /// [`crate::Tablebase::evaluate_with_replies`] of `pos` through `tb`:
+    /// when bytes are missing, every reply of every move is probed too, so
+    /// that one round of fetches gathers what the whole ply needs.
+    pub fn evaluate_with_replies(
+        &self,
+        tb: &crate::Tablebase,
+        pos: &jungletb_rules::Position,
+    ) -> Attempt<crate::Evaluation> {
+        self.begin_probe();
+        let answer = tb.evaluate_with_replies(pos);
+        if lock(&self.shared.missing).is_empty() {
+            return self.end_attempt(Attempt::Done(answer));
+        }
+        let rules = tb.rules();
+        if pos.validate(rules).is_ok() {
+            for mv in pos.legal_moves(rules).iter() {
+                let _ = tb.move_value(pos, mv);
+                if pos.is_winning_move(rules, mv) {
+                    continue;
+                }
+                let child = pos.play(mv);
+                // Their distances too, not only their WDL: a child whose
+                // stored value is a don't-care finds its distance through
+                // these (`fastest_win`), which would cost a round more.
+                for reply in child.legal_moves(rules).iter() {
+                    if !child.is_winning_move(rules, reply) {
+                        let _ = tb.probe_unvalidated(&child.play(reply));
+                    }
+                }
+            }
+        }
+        self.end_attempt(Attempt::Fetch(self.take_missing()))
+    }
 }

@@ -30,7 +30,7 @@
 //! | `jtb_open(spec) -> handle` (0: failed) | an error, or `{"label"}`, the rule set's directory name |
 //! | `jtb_add(h, material, file, len) -> status` | declares a table |
 //! | `jtb_supply(h, material, at, bytes, whole) -> status` | hands in bytes |
-//! | `jtb_probe(h, what, position) -> status` | `what` 0: value and moves; 1: WDL; 2: the line to the end |
+//! | `jtb_probe(h, what, position) -> status` | `what` 0: value and moves; 1: WDL; 2: the line to the end; 3: value and moves with their replies |
 //! | `jtb_map(h, position, square) -> status` | the piece map, as `/api/{ruleset}/map` |
 //! | `jtb_usage(h) -> status` | bytes kept |
 //! | `jtb_moves(spec, position) -> status` | legal moves, no tables |
@@ -223,7 +223,8 @@ pub unsafe extern "C" fn jtb_supply(
 }
 
 /// Probes a position: `what` 0 for the value and every move, 1 for the WDL
-/// value, 2 for the line to the end.
+/// value, 2 for the line to the end, 3 for the value and every move with
+/// its replies counted by value.
 ///
 /// # Safety
 /// The text as [`bytes`] requires.
@@ -234,6 +235,7 @@ pub unsafe extern "C" fn jtb_probe(h: u32, what: u32, position: *const u8, len: 
     with_session(h, |s| match what {
         0 => s.probe(&position),
         1 => s.probe_wdl(&position),
+        3 => s.probe_replies(&position),
         _ => s.mainline(&position),
     })
 }

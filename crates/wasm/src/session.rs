@@ -236,6 +236,17 @@ impl Session {
         self.reply(&pos, attempt, |e| position_answer(self.tb.rules(), &e))
     }
 
+    /// [`Session::probe`] with each move's replies counted by value
+    /// (`&replies=true`): a ply of WDL probes more, fetched in one round.
+    pub fn probe_replies(&self, text: &str) -> Reply {
+        let pos = match parse_position(self.tb.rules(), text) {
+            Ok(p) => p,
+            Err(reply) => return reply,
+        };
+        let attempt = self.store.evaluate_with_replies(&self.tb, &pos);
+        self.reply(&pos, attempt, |e| position_answer(self.tb.rules(), &e))
+    }
+
     /// The WDL value alone (fewer blocks: no distances, no moves).
     pub fn probe_wdl(&self, text: &str) -> Reply {
         let pos = match parse_position(self.tb.rules(), text) {

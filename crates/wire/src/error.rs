@@ -13,6 +13,8 @@ pub enum ErrorKind {
     ImpossiblePosition,
     /// The rule set or a rule option is not valid.
     Rules,
+    /// A move asked about is not legal in the position.
+    IllegalMove,
     /// The game is over: no table holds the position.
     GameOver,
     /// The request names rules other than the tables' (the rule set is
@@ -65,6 +67,7 @@ impl ErrorKind {
             ProbeError::Rules(_) => ErrorKind::Rules,
             ProbeError::RulesetMismatch { .. } => ErrorKind::RulesetMismatch,
             ProbeError::GameOver(_) => ErrorKind::GameOver,
+            ProbeError::IllegalMove { .. } => ErrorKind::IllegalMove,
             ProbeError::NoTables { .. } => ErrorKind::NoTables,
             ProbeError::Table(TableError::Missing(_)) => ErrorKind::MissingTable,
             ProbeError::Table(_) => ErrorKind::BadTable,

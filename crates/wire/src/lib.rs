@@ -49,7 +49,7 @@ pub use info::{InfoAnswer, InfoCompressed, InfoSide, PieceCountStats, Wld};
 pub use plan::{Calibration, PlanAnswer, PlanTotal, PlannedMaterial};
 pub use probe::{
     position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
-    PositionAnswer, Side, WdlAnswer,
+    PositionAnswer, RepliesAnswer, Side, WdlAnswer,
 };
 pub use rules::{
     FingerprintAnswer, FingerprintPosition, NamedRuleset, ResolvedRules, RuleOptionInfo,

@@ -1,7 +1,7 @@
 //! Answers about positions: value, moves, the line to the end.
 
 use jungletb_rules::{Color, Move, Position, Ruleset, Value};
-use jungletb_tablebase::{Evaluation, GameOver};
+use jungletb_tablebase::{Evaluation, GameOver, Replies};
 use serde::Serialize;
 
 /// Win, loss or draw, for the side to move of the position it describes.
@@ -62,6 +62,33 @@ pub struct MoveAnswer {
     pub capture: bool,
     /// The move enters the opponent's den (and so ends the game).
     pub den: bool,
+    /// The opponent's replies by their value for the opponent, when asked
+    /// for (`&replies=true`, `probe --json --replies`):
+    /// `{"win": 2, "draw": 0, "loss": 1}`; all 0 where the move ends the
+    /// game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replies: Option<RepliesAnswer>,
+}
+
+/// A move's replies counted by their value for the side replying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RepliesAnswer {
+    /// Replies that win for the replying side.
+    pub win: u32,
+    /// Replies that draw.
+    pub draw: u32,
+    /// Replies that lose for the replying side.
+    pub loss: u32,
+}
+
+impl From<Replies> for RepliesAnswer {
+    fn from(r: Replies) -> RepliesAnswer {
+        RepliesAnswer {
+            win: r.win,
+            draw: r.draw,
+            loss: r.loss,
+        }
+    }
 }
 
 /// A position's value and every legal move: `GET /api/{ruleset}?position=`
@@ -124,6 +151,7 @@ pub fn position_answer(rules: &Ruleset, e: &Evaluation) -> PositionAnswer {
                     plies: after.plies(),
                     capture: r.mv.captured.is_some(),
                     den: board.is_den(r.mv.to),
+                    replies: r.replies.map(RepliesAnswer::from),
                 }
             })
             .collect(),

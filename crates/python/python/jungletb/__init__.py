@@ -45,6 +45,7 @@ __all__ = [
     "open_tablebase",
     "generate",
     "Tablebase",
+    "Replies",
     "Position",
     "Move",
     "Outcome",
@@ -79,6 +80,17 @@ def _rows(positions: "_np.ndarray") -> bytes:
                 f"position {i}: row {positions[i].tolist()}: squares are 0..62 or 255 (absent), the side 0 or 1"
             )
     return _np.ascontiguousarray(positions, dtype=_np.uint8).tobytes()
+
+
+class Replies(_typing.NamedTuple):
+    """A move's replies counted by their value for the side replying."""
+
+    win: int
+    """Replies that win for the replying side."""
+    draw: int
+    """Replies that draw."""
+    loss: int
+    """Replies that lose for the replying side."""
 
 
 class Tablebase:
@@ -136,6 +148,18 @@ class Tablebase:
         side playing it (plies counted from ``position``); none when the
         game is over. A :class:`Move` compares equal to its text."""
         return self._tb.root_moves(position)
+
+    def replies(self, position: "PositionLike", move: "Move | str") -> "Replies":
+        """How hard ``move`` is to answer: the opponent's replies to it,
+        counted by their value for the opponent (``Replies(win, draw,
+        loss)``; all 0 when the move ends the game). Among moves of equal
+        value, the one that leaves fewest winning replies is the practical
+        choice::
+
+            best = [m for m, wdl, plies in tb.root_moves(p) if wdl == 1]
+            hardest = min(best, key=lambda m: tb.replies(p, m).win)
+        """
+        return Replies(*self._tb.replies(position, move))
 
     def line(self, position: "PositionLike") -> "list[Move]":
         """An optimal line of moves to the end (empty for a draw)."""
