@@ -74,8 +74,8 @@ try {
   const materialPages = ["ELvTR", stats[0].material, stats[stats.length >> 1].material]
     .map((m) => `standard/materials/${m}.html`);
   const views = [
-    [null, ["index.html", "downloads.html", ...materialPages]],
-    [{ width: 390, height: 844 }, ["index.html", ...materialPages]],
+    [null, ["index.html", "downloads.html", "puzzles.html", ...materialPages]],
+    [{ width: 390, height: 844 }, ["index.html", "puzzles.html", ...materialPages]],
   ];
   for (const [viewport, pages] of views) {
   if (viewport) await page.setViewportSize(viewport);
@@ -86,7 +86,8 @@ try {
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       while (walker.nextNode()) {
         const n = walker.currentNode;
-        if (!n.textContent.trim()) continue;
+        // Hidden text (a closed <details>' answer) is not on the page.
+        if (!n.textContent.trim() || !n.parentElement.checkVisibility()) continue;
         const range = document.createRange();
         range.selectNodeContents(n);
         for (const r of range.getClientRects()) {
@@ -113,6 +114,54 @@ try {
     say(`${p}${viewport ? " on a phone" : ""}: ${b.length} texts, none overlapping, ${report.scrollWidth} px wide${report.img ? ", histogram drawn" : ""}`);
   }
   }
+  // A training game on a phone, from ELvTR's page's training link: a
+  // move that throws the win away is judged so, taken back, and then the
+  // best moves win against the tables' defence; the summary counts both.
+  await page.goto(`${url}/standard/materials/ELvTR.html`);
+  const trainHref = await page.$eval("a[href*='train=1']", (a) => a.href);
+  await page.goto(trainHref);
+  await page.waitForFunction(() => /You play/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+  const optimum = Number(await page.$eval("#value", (e) => e.dataset.plies));
+  const settled = async (side) => page.waitForFunction((side) => {
+    const v = document.getElementById("value");
+    return v.dataset.category && document.getElementById("fen").value.endsWith(" " + side) && document.querySelectorAll("#moves li").length;
+  }, side, { timeout: 30000 });
+  const player = trainHref.includes("_w") || trainHref.includes("%20w") ? "w" : "b";
+  await settled(player);
+  const thrown = await page.$$eval("#moves li", (lis) => lis.find((li) => !li.classList.contains("win"))?.dataset.move);
+  assert.ok(thrown, "a move that does not win");
+  // The player moves on the board (the moves and their values are hidden
+  // while training): the piece's square, then its destination.
+  const play = async (move) => {
+    await page.click(`.sq[data-square="${move.slice(0, 2)}"]`);
+    await page.click(`.sq[data-square="${move.slice(2)}"]`);
+  };
+  await play(thrown);
+  await page.waitForFunction(() => /thrown away/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+  await page.click("#train-back");
+  await page.waitForFunction(() => /Taken back/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+  let moves = 0;
+  for (; moves < 200; moves++) {
+    await page.waitForFunction(() => {
+      const s = document.getElementById("train-status").textContent;
+      const v = document.getElementById("value");
+      return /Game over/.test(s) || (v.dataset.category === "win" && document.querySelectorAll("#moves li").length);
+    }, null, { timeout: 30000 });
+    if (/Game over/.test(await page.$eval("#train-status", (e) => e.textContent))) break;
+    const side = await page.$eval("#fen", (e) => e.value.slice(-1));
+    if (side !== player) { await page.waitForTimeout(100); continue; }
+    await play(await page.$eval("#moves li:first-child", (li) => li.dataset.move));
+    await page.waitForFunction((side) => !document.getElementById("fen").value.endsWith(" " + side) || /Game over/.test(document.getElementById("train-status").textContent), player, { timeout: 30000 });
+  }
+  const summary = await page.$eval("#train-status", (e) => e.textContent);
+  assert.match(summary, /Game over, you won/, summary);
+  const kept = summary.match(/(\d+) of (\d+) moves kept/);
+  assert.ok(kept && Number(kept[2]) === Number(kept[1]) + 1, `the thrown move counted: ${summary}`);
+  assert.match(summary, new RegExp(`plies against the fastest ${optimum}`), summary);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 391, `the trainer is ${wide} px wide on a phone`);
+  say(`trainer on a phone: ${summary}`);
+
   await page.setViewportSize({ width: 1280, height: 720 });
   // Another origin: the page on 127.0.0.1, the tables on localhost. With
   // docs/web.md's CORS headers the package probes as on its own host;

@@ -9,6 +9,7 @@
 //! - [`histogram`]: distances per side to move, with an example position of
 //!   the longest win and loss.
 //! - [`piece_map`]: the value of a position with one piece on each square.
+//! - [`puzzles`]: positions where exactly one move wins, the deepest first.
 //! - [`svg`]: those maps and histograms as pictures.
 //!
 //! Every scan reads tables through [`jungletb_tablebase::Table`] (memory maps,
@@ -32,5 +33,6 @@ pub mod compare;
 pub mod histogram;
 pub mod piece_map;
 pub mod placements;
+pub mod puzzles;
 pub mod svg;
 pub mod zugzwang;

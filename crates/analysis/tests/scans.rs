@@ -317,3 +317,59 @@ fn a_piece_map_colours_only_positions_the_probe_answers() {
         );
     }
 }
+
+/// Whether exactly one move of `pos` wins, by probing every move.
+fn only_one_move_wins(tb: &Tablebase, pos: &Position) -> bool {
+    let root = tb.probe_root(pos).unwrap();
+    root.iter()
+        .filter(|r| matches!(r.value, Value::Win(_)))
+        .count()
+        == 1
+}
+
+#[test]
+fn each_puzzle_has_one_winning_move_and_the_deepest_is_found() {
+    use jungletb_analysis::puzzles::puzzles;
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    for name in ["LvR", "WRvW"] {
+        let m: Material = name.parse().unwrap();
+        let found = puzzles(&tb, m, usize::MAX).unwrap();
+        assert!(!found.is_empty(), "{name}: no puzzle");
+        assert!(
+            found.windows(2).all(|w| w[0].plies >= w[1].plies),
+            "{name}: deepest first"
+        );
+        for p in &found {
+            assert_eq!(
+                tb.probe(&p.position).unwrap(),
+                Value::Win(p.plies),
+                "{}",
+                p.position
+            );
+            assert!(only_one_move_wins(&tb, &p.position), "{}", p.position);
+            assert_eq!(tb.best_moves(&p.position).unwrap(), vec![p.solution]);
+        }
+        // Brute force over every placement, both sides to move: the
+        // deepest position with one winning move is as deep as the first
+        // puzzle.
+        let mut deepest = 0;
+        for white in placements(m, &rules) {
+            for pos in [white, {
+                let mut b = white;
+                b.set_side_to_move(Color::Black);
+                b
+            }] {
+                if pos.validate(&rules).is_err() || pos.legal_moves(&rules).is_empty() {
+                    continue;
+                }
+                if let Ok(Value::Win(d)) = tb.probe(&pos) {
+                    if d > deepest && d >= 3 && only_one_move_wins(&tb, &pos) {
+                        deepest = d;
+                    }
+                }
+            }
+        }
+        assert_eq!(found[0].plies, deepest, "{name}");
+    }
+}

@@ -41,6 +41,7 @@ mod cmd_info;
 mod cmd_perft;
 mod cmd_plan;
 mod cmd_probe;
+mod cmd_puzzles;
 mod cmd_render;
 mod cmd_rules;
 mod cmd_serve;
@@ -87,6 +88,8 @@ enum Command {
     Rules(cmd_rules::Args),
     /// Mutual and half zugzwangs per material, with examples.
     Zugzwangs(cmd_zugzwangs::Args),
+    /// Positions where exactly one move wins, deepest first.
+    Puzzles(cmd_puzzles::Args),
     /// Write a static site of the tables: a page per material, the board
     /// probing in the browser (WebAssembly), the tables to download.
     Site(cmd_site::Args),
@@ -150,6 +153,7 @@ where
         Command::Stats(a) => cmd_stats::run_stats(a),
         Command::Rules(a) => cmd_rules::run(a),
         Command::Zugzwangs(a) => cmd_zugzwangs::run(a),
+        Command::Puzzles(a) => cmd_puzzles::run(a),
         Command::Site(a) => cmd_site::run(a),
         Command::CompareRules(a) => cmd_compare::run(a),
         Command::Serve(a) => cmd_serve::run(a),

@@ -53,6 +53,7 @@ const state = {
   recordFrom: null, // the position the record starts from
   urlError: null, // why the address's position could not be read
   line: null, // the line to the end of the shown position, as text
+  train: null, // the training game: see startTraining
 };
 
 const $ = (id) => document.getElementById(id);
@@ -123,7 +124,8 @@ function urlFor() {
   q.set("position", toNotation(state.board, state.side).replace(" ", "_"));
   if (state.view !== "moves") q.set("view", state.view);
   if (state.view === "map" && state.mapSquare) q.set("square", state.mapSquare);
-  return "?" + q.toString();
+  // Readable in the address bar: `6r/7/…`, not `6r%2F7%2F…`.
+  return "?" + q.toString().replace(/%2F/g, "/");
 }
 
 // Each history entry keeps the moves played up to it, so that Back and
@@ -143,7 +145,7 @@ function remember(replace) {
 function readUrl() {
   const q = new URLSearchParams(location.search);
   state.urlError = null;
-  for (const key of ["ruleset", "position", "view", "square"]) {
+  for (const key of ["ruleset", "position", "view", "square", "train"]) {
     const n = q.getAll(key).length;
     if (n > 1) state.urlError = `The address gives ${key} ${n} times: it is ambiguous; give it once.`;
   }
@@ -158,6 +160,12 @@ function readUrl() {
   }
   state.view = q.get("view") || "moves";
   state.mapSquare = q.get("square");
+  // `train=1`: a training game from the address's position (a link from a
+  // material page or a puzzle).
+  if (q.get("train") === "1") {
+    state.view = "train";
+    state.pendingTrain = true;
+  }
 }
 
 // ---- API -------------------------------------------------------------------
@@ -464,7 +472,7 @@ async function refresh(replaceUrl) {
   document.querySelector(`input[name=side][value=${state.side}]`).checked = true;
   $("ruleset").value = state.ruleset;
   document.querySelectorAll(".tabs button").forEach((b) => b.classList.toggle("active", b.dataset.view === state.view));
-  for (const v of ["moves", "map", "histogram"]) $("view-" + v).hidden = v !== state.view;
+  for (const v of ["moves", "map", "histogram", "train"]) $("view-" + v).hidden = v !== state.view;
   $("map-help").dataset.ready = "";
   drawBoard();
   showError("");
@@ -472,12 +480,19 @@ async function refresh(replaceUrl) {
   $("value").textContent = "…";
   $("value").dataset.category = "";
   $("moves").textContent = "";
+  // The defence of a training game chooses by its moves' replies.
+  const defending = state.train && state.side !== state.train.player;
   try {
-    const a = await api(`/api/${state.ruleset}?position=${posParam()}`);
+    const a = await api(`/api/${state.ruleset}?position=${posParam()}${defending ? "&replies=true" : ""}`);
     if (seq !== state.seq) return;
     state.answer = a;
     showValue(a);
     drawMoves(a);
+    if (state.pendingTrain) {
+      state.pendingTrain = false;
+      startTraining();
+    }
+    if (state.train) trainingTurn(a);
   } catch (e) {
     if (seq !== state.seq) return;
     state.answer = null;
@@ -493,12 +508,20 @@ async function refresh(replaceUrl) {
 // The board was set up anew: the record of moves starts again from it.
 function edited() {
   state.urlError = null;
+  if (state.train) {
+    state.train = null;
+    drawTraining("");
+  }
   state.record = [];
   state.recordFrom = null;
   state.last = null;
 }
 
-function playMove(move) {
+function playMove(move, byDefence = false) {
+  // In a training game the defence's moves are the tables' alone.
+  if (state.train && state.side !== state.train.player && !byDefence) return;
+  if (state.train && state.side === state.train.player) judge(move);
+  if (state.train) state.train.plies += 1;
   const from = move.slice(0, 2), to = move.slice(2);
   if (!state.recordFrom) state.recordFrom = toNotation(state.board, state.side);
   const m = state.answer?.moves.find((x) => x.move === move);
@@ -583,6 +606,114 @@ function drawRulesNote() {
   note.appendChild(d);
 }
 
+// ---- training ----------------------------------------------------------------
+
+// A training game from the shown position: the player has its side to move
+// and keeps its value (a win, or a draw); `kept` counts the moves that kept
+// it, `plies` the plies played, `optimum` the distance at the start.
+function startTraining() {
+  const a = state.answer;
+  if (!a || a.game_over || a.category === "loss") {
+    showError(a?.category === "loss"
+      ? "The side to move loses here: set up a won or drawn position to train."
+      : "Set up a position that is not over to train.");
+    return;
+  }
+  stopLine();
+  edited();
+  state.train = {
+    player: state.side, goal: a.category, optimum: a.plies, plies: 0, kept: 0, moves: 0,
+    back: [], log: [], over: false, takebacks: 0,
+  };
+  $("train-log").textContent = "";
+  drawTraining(`You play ${state.side === "w" ? "White" : "Black"}: ${a.category === "win" ? `win (the fastest win takes ${a.plies} plies)` : "hold the draw"}.`);
+}
+
+function drawTraining(status) {
+  const t = state.train;
+  if (status !== undefined) $("train-status").textContent = status;
+  $("train-back").disabled = !t || !t.back.length;
+  $("train-start").textContent = t ? "Start again from this position" : "Train from this position";
+  const log = $("train-log");
+  log.textContent = "";
+  for (const e of t ? t.log : []) {
+    const li = document.createElement("li");
+    li.className = e.kept ? "kept" : "thrown";
+    li.textContent = e.text;
+    log.appendChild(li);
+  }
+}
+
+// Judges the player's `move` from the shown answer, before it is played.
+function judge(move) {
+  const t = state.train, a = state.answer;
+  const m = a?.moves.find((x) => x.move === move);
+  if (!m) return;
+  const best = a.moves[0];
+  const value = (x) => (x.category === "loss" ? 1 : x.category === "draw" ? 0 : -1); // for the mover
+  const piece = state.board[move.slice(0, 2)] ?? "";
+  const name = `${piece}${move}`;
+  const bestName = `${state.board[best.move.slice(0, 2)] ?? ""}${best.move}`;
+  const kept = value(m) >= value(best);
+  t.back.push({ board: { ...state.board }, side: state.side, plies: t.plies, record: state.record.length });
+  t.moves += 1;
+  let text;
+  if (kept && value(m) === 1) {
+    const slower = m.plies - best.plies;
+    text = slower === 0 ? `${name}: the fastest win` : `${name}: still winning, ${slower} plies slower than ${bestName}`;
+  } else if (kept) {
+    text = `${name}: the draw is held`;
+  } else {
+    text = `${name}: ${value(best) === 1 ? "the win is thrown away" : "the draw is lost"} (${moverText(m)[1]}); ${bestName} ${moverText(best)[1]}. Take it back?`;
+  }
+  if (kept) t.kept += 1;
+  t.log.push({ kept, text });
+  drawTraining(text);
+}
+
+// After each answer in a training game: the defence moves, or the game
+// ends with its summary.
+function trainingTurn(a) {
+  const t = state.train;
+  if (a.game_over || !a.moves.length) {
+    if (t.over) return;
+    t.over = true;
+    const won = a.winner === t.player;
+    const result = a.winner ? (won ? "you won" : "you lost") : "the game is over";
+    const against = t.goal === "win" && won ? `; ${t.plies} plies against the fastest ${t.optimum}` : "";
+    const back = t.takebacks ? `, ${t.takebacks} taken back` : "";
+    drawTraining(`Game over, ${result}: ${t.kept} of ${t.moves} moves kept the value${back}${against}.`);
+    return;
+  }
+  if (state.side === t.player) return;
+  // The defence: among its best-valued moves, the one that leaves the
+  // player the fewest winning (then drawing) replies.
+  const best = a.moves[0];
+  const equal = a.moves.filter((m) => m.category === best.category && m.plies === best.plies);
+  const hardest = equal.reduce((x, y) => {
+    const rx = x.replies ?? { win: 0, draw: 0 }, ry = y.replies ?? { win: 0, draw: 0 };
+    return ry.win < rx.win || (ry.win === rx.win && ry.draw < rx.draw) ? y : x;
+  });
+  const seq = state.seq;
+  setTimeout(() => { if (seq === state.seq && state.train) playMove(hardest.move, true); }, 500);
+}
+
+function takeBack() {
+  const t = state.train;
+  const b = t?.back.pop();
+  if (!b) return;
+  state.board = b.board;
+  state.side = b.side;
+  // The game goes back; the count of moves judged does not (a take-back
+  // is counted, and the move taken back stays in the log).
+  Object.assign(t, { plies: b.plies, over: false });
+  t.takebacks += 1;
+  state.record.length = b.record;
+  state.last = null;
+  drawTraining("Taken back: your move.");
+  refresh();
+}
+
 async function start() {
   if (!emojiDrawn()) {
     glyphs = LETTERS;
@@ -629,6 +760,8 @@ async function start() {
     }
   });
   $("play-line").addEventListener("click", playLine);
+  $("train-start").addEventListener("click", startTraining);
+  $("train-back").addEventListener("click", takeBack);
   $("stop").addEventListener("click", stopLine);
   document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
     state.view = b.dataset.view;

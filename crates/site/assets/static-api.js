@@ -60,7 +60,7 @@
     // As the server: a parameter the route does not read is refused, not
     // ignored (the rule set is the path's alone here: `ruleset` and
     // `rule` are not read either), and none may be given twice.
-    const known = route === "map" ? ["position", "square"] : ["position"];
+    const known = route === "map" ? ["position", "square"] : route === undefined ? ["position", "replies"] : ["position"];
     const keys = [...url.searchParams.keys()];
     const odd = keys.find((k, i) => !known.includes(k) || keys.indexOf(k) !== i);
     if (odd !== undefined) {
@@ -73,7 +73,13 @@
       return json(await tb.map(position, square));
     }
     if (route === "mainline") return json(await tb.mainline(position));
-    if (route === undefined) return json(await tb.probe(position));
+    if (route === undefined) {
+      const replies = url.searchParams.get("replies");
+      if (replies !== null && replies !== "true" && replies !== "false") {
+        return json({ error: `replies=${replies}: expected true or false`, kind: "parameter" }, 400);
+      }
+      return json(await tb.probe(position, { replies: replies === "true" }));
+    }
     return json({ error: "no such route", kind: "no_route" }, 404);
   }
   // Opened from disk (file://), a browser fetches nothing: say how to

@@ -12,6 +12,7 @@
 //! | `assets/` | the board's script and style, the JavaScript package (`jungletb.js`) and its module (`jungletb.wasm`) |
 //! | `rulesets.json` | the rule set, as `/api/rulesets` lists it |
 //! | `stats.json` | every material's statistics (as `jungletb stats --json --histograms`) |
+//! | `puzzles.html`, `<label>/puzzles.json` | the deepest positions where exactly one move wins, each a board link, with its answer and line on request |
 //! | `downloads.html`, `SHA256SUMS` | every table file with its size and SHA-256 (`sha256sum -c SHA256SUMS` checks a download) |
 //! | `<label>/manifest.json` | the tables the JavaScript package may read: material, file, bytes, SHA-256 |
 //! | `<label>/<material>.jtbz` | the tables (hard links where the file system allows, else copies) |
@@ -191,7 +192,14 @@ pub(crate) struct MaterialPage {
     pub(crate) zugzwangs: Vec<String>,
     /// Canonical materials one capture leads to.
     pub(crate) depends: Vec<String>,
+    /// Its deepest only-move puzzles.
+    pub(crate) puzzles: Vec<jungletb_wire::PuzzleAnswer>,
 }
+
+/// Only-move puzzles shown a material.
+const PUZZLES_PER_MATERIAL: usize = 3;
+/// Puzzles on `puzzles.html`, the deepest of all materials.
+const PUZZLES_LISTED: usize = 60;
 
 /// SHA-256 of a file, in hex.
 fn sha256(path: &Path) -> Result<String, SiteError> {
@@ -310,6 +318,13 @@ fn material_page(
         .filter(|e| e.kind == Kind::Mutual)
         .map(|e| e.position.to_string())
         .collect();
+    let puzzles = jungletb_analysis::puzzles::puzzles(tb, m, PUZZLES_PER_MATERIAL)?
+        .iter()
+        .map(|p| {
+            let line = tb.line(&p.position)?;
+            Ok(jungletb_wire::PuzzleAnswer::new(tb.rules(), p, &line))
+        })
+        .collect::<Result<Vec<_>, ProbeError>>()?;
     let mut depends: Vec<String> = m
         .sub_materials()
         .into_iter()
@@ -335,6 +350,7 @@ fn material_page(
         mutual: report.mutual,
         zugzwangs,
         depends,
+        puzzles,
     })
 }
 
@@ -472,11 +488,20 @@ pub fn build(
     other += write(&out.join("SHA256SUMS"), sums)?;
     other += write(&out.join("downloads.html"), pages::downloads(rules, &pages))?;
     other += write(&out.join("index.html"), pages::index(rules, &pages))?;
+    let mut puzzles: Vec<&jungletb_wire::PuzzleAnswer> =
+        pages.iter().flat_map(|p| &p.puzzles).collect();
+    puzzles.sort_by_key(|p| std::cmp::Reverse(p.plies));
+    puzzles.truncate(PUZZLES_LISTED);
+    other += write(
+        &site_dir.join("puzzles.json"),
+        serde_json::to_string(&puzzles).expect("serialisable"),
+    )?;
+    other += write(&out.join("puzzles.html"), pages::puzzles(rules, &puzzles))?;
     other += pages::write_board(out, package)?;
     // What an earlier build served and this one does not.
     let mut keep: std::collections::BTreeSet<String> =
         pages.iter().map(|p| p.table.file.clone()).collect();
-    keep.extend(["manifest.json".to_string(), "board.json".to_string()]);
+    keep.extend(["manifest.json", "board.json", "puzzles.json"].map(String::from));
     prune(&site_dir, &keep)?;
     let pages_kept = pages
         .iter()

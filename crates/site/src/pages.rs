@@ -77,6 +77,7 @@ fn page(title: &str, root: &str, body: &str) -> String {
          <title>{t}</title>\n<link rel=\"stylesheet\" href=\"{root}assets/site.css\">\n\
          <link rel=\"icon\" href=\"{root}assets/favicon.svg\" type=\"image/svg+xml\">\n</head>\n<body>\n\
          <nav><a href=\"{root}index.html\">Materials</a><a href=\"{root}board.html\">Board</a>\
+         <a href=\"{root}puzzles.html\">Puzzles</a>\
          <a href=\"{root}downloads.html\">Downloads</a></nav>\n{body}\n\
          <footer><p>Values from jungletb tables: win, draw or loss for the side to move and \
          the plies to the end of the game with best play. Every position is probed in your \
@@ -104,6 +105,67 @@ fn board_link(rules: &Ruleset, root: &str, position: &str) -> String {
         esc(&position.replace(' ', "_")),
         esc(position)
     )
+}
+
+/// The link that starts a training game from a position.
+fn train_link(rules: &Ruleset, root: &str, position: &str, text: &str) -> String {
+    format!(
+        "<a href=\"{root}board.html?ruleset={}&amp;position={}&amp;train=1\">{text}</a>",
+        esc(&rules.label()),
+        esc(&position.replace(' ', "_")),
+    )
+}
+
+/// A puzzle: its board link, and its answer and line on request.
+fn puzzle_item(
+    rules: &Ruleset,
+    root: &str,
+    p: &jungletb_wire::PuzzleAnswer,
+    material: bool,
+) -> String {
+    let side = if p.position.ends_with(" w") {
+        "White"
+    } else {
+        "Black"
+    };
+    let of = if material {
+        format!(
+            "<a href=\"{root}{}/materials/{m}.html\">{m}</a>, ",
+            esc(&rules.label()),
+            m = esc(&p.material)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "<li>{of}{side} to move and win: find the only winning move of {} ({}, {}).          <details><summary>Answer</summary><p class=\"line\">{} wins in {} plies: {}</p></details></li>\n",
+        num(p.moves as u64),
+        board_link(rules, root, &p.position),
+        train_link(rules, root, &p.position, "play it out against the tables"),
+        esc(&p.solution),
+        p.plies,
+        line_html(rules, &p.position, &p.line)
+    )
+}
+
+/// `puzzles.html`: the deepest only-move puzzles of every material.
+pub(crate) fn puzzles(rules: &Ruleset, list: &[&jungletb_wire::PuzzleAnswer]) -> String {
+    let mut body = format!(
+        "<h1>Puzzles</h1>\n<p>Positions of rule set {} where exactly one move wins and every \
+         other move draws or loses, found by the tables; the deepest first. Open one on the \
+         board, find the move, or play it out against the tables' defence. Also as \
+         <a href=\"{}/puzzles.json\">JSON</a>.</p>\n<ol>\n",
+        esc(&rules.label()),
+        esc(&rules.label())
+    );
+    for p in list {
+        body.push_str(&puzzle_item(rules, "", p, true));
+    }
+    body.push_str("</ol>\n");
+    if list.is_empty() {
+        body.push_str("<p>No position of these tables has a single winning move.</p>\n");
+    }
+    page(&format!("Puzzles — jungletb {}", rules.label()), "", &body)
 }
 
 /// A line of play for people: numbered, each move with its piece's letter
@@ -246,13 +308,21 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
         Some((pos, line)) => {
             let _ = write!(
                 body,
-                "<h2>The longest win</h2>\n<p>{} ({} plies):</p>\n<p class=\"line\">{}</p>\n",
+                "<h2>The longest win</h2>\n<p>{} ({} plies; {}):</p>\n<p class=\"line\">{}</p>\n",
                 board_link(rules, root, pos),
                 line.len(),
+                train_link(rules, root, pos, "train it against the tables"),
                 line_html(rules, pos, line)
             );
         }
         None => body.push_str("<h2>The longest win</h2>\n<p>Neither side ever wins.</p>\n"),
+    }
+    if !p.puzzles.is_empty() {
+        body.push_str("<h2>Puzzles</h2>\n<ol>\n");
+        for z in &p.puzzles {
+            body.push_str(&puzzle_item(rules, root, z, false));
+        }
+        body.push_str("</ol>\n");
     }
     let _ = write!(
         body,

@@ -35,6 +35,7 @@ mod error;
 mod info;
 mod plan;
 mod probe;
+mod puzzles;
 mod rules;
 mod scans;
 mod stats;
@@ -51,6 +52,7 @@ pub use probe::{
     position_answer, Category, LegalMove, MainlineAnswer, MainlineStep, MoveAnswer, MovesAnswer,
     PositionAnswer, RepliesAnswer, Side, WdlAnswer,
 };
+pub use puzzles::PuzzleAnswer;
 pub use rules::{
     FingerprintAnswer, FingerprintPosition, NamedRuleset, ResolvedRules, RuleOptionInfo,
     RulesListAnswer,

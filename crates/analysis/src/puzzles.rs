@@ -1,0 +1,126 @@
+//! Only-move puzzles: won positions where exactly one move wins (every
+//! other move draws or loses), the deepest first.
+//!
+//! A table's wins are scanned twice: once for the distances (how deep the
+//! deepest [`CANDIDATES`] wins go), then for the positions at least that
+//! deep, whose moves are probed. So the cost is two reads of the table's
+//! values plus a ply of probes for a few thousand positions, whatever the
+//! table's size.
+
+use crate::placements::chunks;
+use jungletb_indexer::Material;
+use jungletb_rules::{Move, Position, Value};
+use jungletb_tablebase::{ProbeError, Tablebase};
+use rayon::prelude::*;
+
+/// Won positions of a table whose moves are probed, at most (the deepest).
+pub const CANDIDATES: u64 = 8192;
+
+/// A position where exactly one move wins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The material (canonical colour order; the position may have either
+    /// side to move).
+    pub material: Material,
+    /// The position.
+    pub position: Position,
+    /// The only winning move.
+    pub solution: Move,
+    /// Plies to the end with best play (the win's distance).
+    pub plies: u16,
+    /// Legal moves of the position (the solution among them).
+    pub moves: usize,
+}
+
+/// The deepest only-move puzzles of `material`'s table, at most `limit`,
+/// deepest first (ties in slot order).
+pub fn puzzles(
+    tb: &Tablebase,
+    material: Material,
+    limit: usize,
+) -> Result<Vec<Puzzle>, ProbeError> {
+    let (material, _) = material.canonical();
+    let scanner = tb.scanner(material)?;
+    let idx = scanner.table().index();
+    let ranges = chunks(idx.size());
+    // Pass 1: how many wins of each distance.
+    let counts = ranges
+        .par_iter()
+        .map(|r| {
+            let mut c: Vec<u64> = Vec::new();
+            for v in scanner.values(r.clone())?.into_iter().flatten() {
+                if let Value::Win(d) = v {
+                    if c.len() <= d as usize {
+                        c.resize(d as usize + 1, 0);
+                    }
+                    c[d as usize] += 1;
+                }
+            }
+            Ok::<_, ProbeError>(c)
+        })
+        .try_reduce(Vec::new, |mut a, b| {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+            Ok(a)
+        })?;
+    // The shallowest distance kept: the deepest CANDIDATES wins (at least
+    // one distance, however many positions it has; wins in 1 are no
+    // puzzle).
+    let mut floor = counts.len();
+    let mut kept = 0;
+    while floor > 3 && (kept == 0 || kept + counts[floor - 1] <= CANDIDATES) {
+        floor -= 1;
+        kept += counts[floor];
+    }
+    if kept == 0 {
+        return Ok(Vec::new());
+    }
+    // Pass 2: those positions, their moves probed.
+    let mut found: Vec<(u64, Puzzle)> = ranges
+        .par_iter()
+        .map(|r| {
+            let mut out = Vec::new();
+            for (i, v) in r.clone().zip(scanner.values(r.clone())?) {
+                let Some(Value::Win(d)) = v else { continue };
+                if (d as usize) < floor {
+                    continue;
+                }
+                let Some(pos) = idx.canonical_position(i) else {
+                    continue;
+                };
+                if let Some(p) = only_move(tb, material, &pos, d)? {
+                    out.push((i, p));
+                }
+            }
+            Ok(out)
+        })
+        .collect::<Result<Vec<_>, ProbeError>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    found.sort_by_key(|(i, p)| (std::cmp::Reverse(p.plies), *i));
+    Ok(found.into_iter().take(limit).map(|(_, p)| p).collect())
+}
+
+/// The puzzle of `pos` (won in `plies`), if exactly one of its moves wins.
+fn only_move(
+    tb: &Tablebase,
+    material: Material,
+    pos: &Position,
+    plies: u16,
+) -> Result<Option<Puzzle>, ProbeError> {
+    let root = tb.probe_root(pos)?;
+    let mut wins = root.iter().filter(|r| matches!(r.value, Value::Win(_)));
+    let (Some(first), None) = (wins.next(), wins.next()) else {
+        return Ok(None);
+    };
+    Ok(Some(Puzzle {
+        material,
+        position: *pos,
+        solution: first.mv,
+        plies,
+        moves: root.len(),
+    }))
+}
