@@ -194,6 +194,25 @@ pub struct ScanArgs {
     pub quiet: bool,
 }
 
+/// What a scan over tables works on: the rules (`rule_args` read in
+/// `tables`), their tables, and the materials asked for (every table if
+/// none; see [`materials_in`]).
+pub fn scan_tables(
+    tables: &TablesArg,
+    rule_args: &RulesArgs,
+    materials: &[String],
+) -> anyhow::Result<(
+    Ruleset,
+    jungletb_tablebase::Tablebase,
+    Vec<jungletb_indexer::Material>,
+)> {
+    let rules = rule_args.resolve_in(Some(&tables.path))?;
+    let dir = jungletb_tablebase::find_table_dir(&tables.path, &rules);
+    let list = materials_in(&dir, &rules, rule_args, materials)?;
+    let tb = jungletb_tablebase::Tablebase::with_dir(dir, rules.clone());
+    Ok((rules, tb, list))
+}
+
 /// The materials with a table (plain or compressed) of `rules` in `dir`,
 /// sorted by piece count then name; only `materials` if given (an unknown
 /// name, or one without a table, is an error).

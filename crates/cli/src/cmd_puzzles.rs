@@ -1,10 +1,9 @@
 //! `jungletb puzzles`: positions where exactly one move wins.
 
-use crate::args::{materials_in, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg};
+use crate::args::{scan_tables, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg};
 use crate::output::table_bar;
 use clap::Args as ClapArgs;
 use jungletb_analysis::puzzles::{puzzles, Puzzle};
-use jungletb_tablebase::{find_table_dir, Tablebase};
 use jungletb_wire::PuzzleAnswer;
 use std::process::ExitCode;
 
@@ -26,10 +25,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let dir = find_table_dir(&a.tables.path, &rules);
-    let materials = materials_in(&dir, &rules, &a.rules, &a.materials)?;
-    let tb = Tablebase::with_dir(dir, rules.clone());
+    let (rules, tb, materials) = scan_tables(&a.tables, &a.rules, &a.materials)?;
     let pool = thread_pool(a.scan.threads)?;
     let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
     let mut all: Vec<Puzzle> = Vec::new();

@@ -1,11 +1,10 @@
 //! `jungletb zugzwangs`: mutual and half zugzwangs per material.
 
-use crate::args::{materials_in, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg};
+use crate::args::{scan_tables, thread_pool, CmdResult, RulesArgs, ScanArgs, TablesArg};
 use crate::output::table_bar;
 use crate::progress::SlotProgress;
 use clap::Args as ClapArgs;
 use jungletb_analysis::zugzwang::{scan_material_with, Report};
-use jungletb_tablebase::{find_table_dir, Tablebase};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -29,10 +28,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let rules = a.rules.resolve_in(Some(&a.tables.path))?;
-    let dir = find_table_dir(&a.tables.path, &rules);
-    let materials = materials_in(&dir, &rules, &a.rules, &a.materials)?;
-    let tb = Tablebase::with_dir(dir, rules);
+    let (_, tb, materials) = scan_tables(&a.tables, &a.rules, &a.materials)?;
     let pool = thread_pool(a.scan.threads)?;
     let bar = table_bar(materials.len(), a.scan.quiet || a.scan.json);
     let mut totals: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
