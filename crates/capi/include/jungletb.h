@@ -258,8 +258,8 @@ typedef struct jtb_replies {
     uint32_t draw;
     uint32_t loss;
 } jtb_replies;
-int jtb_replies(const jtb_tablebase *tb, const char *position, const char *move,
-                jtb_replies *out);
+int jtb_probe_replies(const jtb_tablebase *tb, const char *position, const char *move,
+                      jtb_replies *out);
 
 /*
  * An optimal line of play to the end of the game, as space-separated moves

@@ -14,7 +14,7 @@ pub use coverage::{
     jtb_game_over, jtb_game_over_position, jtb_has_table, jtb_has_table_for,
     jtb_has_table_for_position, jtb_max_pieces, jtb_preload, jtb_probe_wdl_many,
 };
-pub use replies::{jtb_replies, JtbReplies};
+pub use replies::{jtb_probe_replies, JtbReplies};
 
 use args::{
     fail, guard, probe_error, tablebase_and_position, tablebase_and_struct, text, wdl_code, wdl_of,

@@ -1,4 +1,4 @@
-//! `jtb_replies`: a move's replies counted by their value.
+//! `jtb_probe_replies`: a move's replies counted by their value.
 
 use crate::args::{fail, guard, probe_error, tablebase_and_position, text};
 use crate::{JTB_ERR_ARGUMENT, JTB_OK};
@@ -23,7 +23,7 @@ pub struct JtbReplies {
 /// # Safety
 /// Pointers are NULL or valid; the texts NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn jtb_replies(
+pub unsafe extern "C" fn jtb_probe_replies(
     tb: *const crate::JtbTablebase,
     position: *const c_char,
     mv: *const c_char,

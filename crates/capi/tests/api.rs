@@ -117,7 +117,7 @@ fn every_entry_point_answers_and_fails_cleanly() {
             let mv_text = CStr::from_ptr(m.text.as_ptr()).to_owned();
             let mut r = JtbReplies::default();
             assert_eq!(
-                jtb_replies(tb, text.as_ptr(), mv_text.as_ptr(), &mut r),
+                jtb_probe_replies(tb, text.as_ptr(), mv_text.as_ptr(), &mut r),
                 JTB_OK
             );
             let root = jungletb_rules::Position::from_str("7/7/7/7/7/7/2E4/7/6r b").unwrap();
@@ -153,7 +153,7 @@ fn every_entry_point_answers_and_fails_cleanly() {
         // A move not legal there, a move that is not one, NULLs.
         let mut r = JtbReplies::default();
         assert_eq!(
-            jtb_replies(tb, text.as_ptr(), c("a1a2").as_ptr(), &mut r),
+            jtb_probe_replies(tb, text.as_ptr(), c("a1a2").as_ptr(), &mut r),
             JTB_ERR_ARGUMENT
         );
         assert!(
@@ -162,15 +162,15 @@ fn every_entry_point_answers_and_fails_cleanly() {
             last_error()
         );
         assert_eq!(
-            jtb_replies(tb, text.as_ptr(), c("zz").as_ptr(), &mut r),
+            jtb_probe_replies(tb, text.as_ptr(), c("zz").as_ptr(), &mut r),
             JTB_ERR_ARGUMENT
         );
         assert_eq!(
-            jtb_replies(tb, text.as_ptr(), c("g1f1").as_ptr(), std::ptr::null_mut()),
+            jtb_probe_replies(tb, text.as_ptr(), c("g1f1").as_ptr(), std::ptr::null_mut()),
             JTB_ERR_ARGUMENT
         );
         assert_eq!(
-            jtb_replies(tb, text.as_ptr(), std::ptr::null(), &mut r),
+            jtb_probe_replies(tb, text.as_ptr(), std::ptr::null(), &mut r),
             JTB_ERR_ARGUMENT
         );
         jtb_close(tb);

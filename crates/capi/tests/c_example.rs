@@ -126,7 +126,7 @@ fn agrees_with_the_cli(cli: &std::path::Path, tables: &std::path::Path, pos: &st
 /// would shift every later one).
 #[test]
 fn the_header_lays_out_structs_as_the_library_does() {
-    use jungletb_c::{JtbOptions, JtbPosition, JtbRootMove};
+    use jungletb_c::{JtbOptions, JtbPosition, JtbReplies, JtbRootMove};
     use std::mem::{offset_of, size_of};
     let tmp = tempfile::tempdir().unwrap();
     let src = tmp.path().join("layout.c");
@@ -144,6 +144,7 @@ int main(void) {
     printf("%zu %zu %zu %zu %zu %zu\n", offsetof(jtb_root_move, to), offsetof(jtb_root_move, wdl),
            offsetof(jtb_root_move, plies), offsetof(jtb_root_move, text),
            offsetof(jtb_root_move, capture), offsetof(jtb_root_move, den));
+    printf("%zu %zu %zu\n", sizeof(jtb_replies), offsetof(jtb_replies, draw), offsetof(jtb_replies, loss));
     return 0;
 }
 "#,
@@ -182,6 +183,9 @@ int main(void) {
         offset_of!(JtbRootMove, text),
         offset_of!(JtbRootMove, capture),
         offset_of!(JtbRootMove, den),
+        size_of::<JtbReplies>(),
+        offset_of!(JtbReplies, draw),
+        offset_of!(JtbReplies, loss),
     ];
     assert_eq!(c, rust);
 }
