@@ -19,11 +19,14 @@
 //!   (`"a1b1"`), squares as files `a`–`g` and ranks `1`–`9`.
 //!
 //! ```
-//! use jungletb_wire::{Category, MoveAnswer};
-//! let m = MoveAnswer { mv: "a1b1".into(), category: Category::Loss, plies: Some(0),
-//!                      capture: false, den: true };
+//! use jungletb_wire::{Category, MoveAnswer, RepliesAnswer};
+//! let mut m = MoveAnswer { mv: "a1b1".into(), category: Category::Loss, plies: Some(0),
+//!                          capture: false, den: true, replies: None };
 //! assert_eq!(serde_json::to_string(&m).unwrap(),
 //!     r#"{"move":"a1b1","category":"loss","plies":0,"capture":false,"den":true}"#);
+//! // Replies, when asked for: the opponent's, by their value for it.
+//! m.replies = Some(RepliesAnswer { win: 0, draw: 0, loss: 0 });
+//! assert!(serde_json::to_string(&m).unwrap().ends_with(r#""replies":{"win":0,"draw":0,"loss":0}}"#));
 //! ```
 
 #![forbid(unsafe_code)]
