@@ -84,7 +84,8 @@ try {
   assert.equal(await page.textContent('.sq[data-square="e7"] .piece .rank'), "6", "the Tiger's rank on it");
   assert.match(await page.getAttribute('#palette button[data-tool="play"]', "aria-label"), /Play moves/);
   say("pieces carry their rank and name");
-  assert.ok(page.url().includes("position=7%2F7%2F4t2"), "the URL holds the position: " + page.url());
+  // Readable: `7/7/4t2/…`, not `7%2F7%2F4t2%2F…`.
+  assert.ok(page.url().includes("position=7/7/4t2/7/7/7/1E5/7/R6_w"), "the URL holds the position: " + page.url());
 
   // 2. Hover the best move: its squares light up.
   const best = built.moves[0].move;

@@ -227,7 +227,9 @@ def test_replies_equal_the_positions_after_each_move(roots):
             for move, _, _ in tb.root_moves(text):
                 r = tb.replies(text, move)
                 assert r == tb.replies(text, str(move))
-                after = tb.root_moves(tb.position(text).play(move)) if r != (0, 0, 0) else []
+                child = tb.position(text)
+                child.push(move)
+                after = tb.root_moves(child) if r != (0, 0, 0) else []
                 tally = tuple(sum(1 for _, w, _ in after if w == v) for v in (1, 0, -1))
                 assert (r.win, r.draw, r.loss) == tally, (text, str(move))
                 mixed += r.win > 0 and r.loss > 0
