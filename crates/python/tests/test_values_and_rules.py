@@ -223,7 +223,7 @@ def test_replies_equal_the_positions_after_each_move(roots):
     the root moves of the position after it."""
     with jungletb.open_tablebase(roots) as tb:
         mixed = 0
-        for text in ["7/7/7/7/7/7/7/d6/W6 w", "7/7/3l3/7/7/7/7/7/E6 w", "7/7/7/7/2t4/7/7/7/R6 b"]:
+        for text in ["7/7/7/7/7/7/7/d6/W6 w", "7/7/3l3/7/7/7/7/7/E6 w", "7/7/7/7/7/7/3t3/7/R6 b"]:
             for move, _, _ in tb.root_moves(text):
                 r = tb.replies(text, move)
                 assert r == tb.replies(text, str(move))
