@@ -113,17 +113,22 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
         page.contains(&format!("({plies} plies; ")),
         "longest win of {plies} plies"
     );
-    assert!(page.contains("train=1"), "a link that trains the longest win");
+    assert!(
+        page.contains("train=1"),
+        "a link that trains the longest win"
+    );
     // The puzzles page lists the site's only-move positions as board links.
     let puzzles = std::fs::read_to_string(site.join("puzzles.html")).unwrap();
-    let listed: Vec<serde_json::Value> = serde_json::from_str(
-        &std::fs::read_to_string(site.join("standard/puzzles.json")).unwrap(),
-    )
-    .unwrap();
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(site.join("standard/puzzles.json")).unwrap())
+            .unwrap();
     assert!(!listed.is_empty());
     for p in &listed {
         let position = p["position"].as_str().unwrap().replace(' ', "_");
-        assert!(puzzles.contains(&format!("position={position}")), "{position}");
+        assert!(
+            puzzles.contains(&format!("position={position}")),
+            "{position}"
+        );
     }
     for f in [
         "board.html",
