@@ -1,15 +1,16 @@
 //! Only-move puzzles: won positions where exactly one move wins (every
 //! other move draws or loses), the deepest first.
 //!
-//! A table's wins are scanned twice: once for the distances (how deep the
-//! deepest [`CANDIDATES`] wins go), then for the positions at least that
-//! deep, whose moves are probed. So the cost is two reads of the table's
+//! A table's wins are scanned twice: once for the distances (its
+//! [`histogram`]: how deep the deepest [`CANDIDATES`] wins go), then for
+//! the positions at least that deep, whose moves are probed. So the cost is two reads of the table's
 //! values plus a ply of probes for a few thousand positions, whatever the
 //! table's size.
 
+use crate::histogram::{histogram, Histogram};
 use crate::placements::chunks;
 use jungletb_indexer::Material;
-use jungletb_rules::{Move, Position, Value};
+use jungletb_rules::{Move, Position, Value, Wdl};
 use jungletb_tablebase::{ProbeError, Tablebase};
 use rayon::prelude::*;
 
@@ -39,32 +40,29 @@ pub fn puzzles(
     material: Material,
     limit: usize,
 ) -> Result<Vec<Puzzle>, ProbeError> {
+    puzzles_of(tb, material, &histogram(tb, material)?, limit)
+}
+
+/// [`puzzles`] given the table's [`histogram`] (a caller that has it
+/// saves the first read of the table).
+pub fn puzzles_of(
+    tb: &Tablebase,
+    material: Material,
+    hist: &Histogram,
+    limit: usize,
+) -> Result<Vec<Puzzle>, ProbeError> {
     let (material, _) = material.canonical();
     let scanner = tb.scanner(material)?;
     let idx = scanner.table().index();
-    let ranges = chunks(idx.size());
-    // Pass 1: how many wins of each distance.
-    let counts = ranges
-        .par_iter()
-        .map(|r| {
-            let mut c: Vec<u64> = Vec::new();
-            for v in scanner.values(r.clone())?.into_iter().flatten() {
-                if let Value::Win(d) = v {
-                    if c.len() <= d as usize {
-                        c.resize(d as usize + 1, 0);
-                    }
-                    c[d as usize] += 1;
-                }
-            }
-            Ok::<_, ProbeError>(c)
-        })
-        .try_reduce(Vec::new, |mut a, b| {
-            if a.len() < b.len() {
-                a.resize(b.len(), 0);
-            }
-            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-            Ok(a)
-        })?;
+    // Wins of each distance among the stored slots (a table of White to
+    // move only stores no Black-to-move slot: its histogram's Black side
+    // is White's swapped).
+    let mut counts = hist.white.wins.clone();
+    if !idx.white_to_move_only() {
+        let black = &hist.black.wins;
+        counts.resize(counts.len().max(black.len()), 0);
+        counts.iter_mut().zip(black).for_each(|(x, y)| *x += y);
+    }
     // The shallowest distance kept: the deepest CANDIDATES wins (at least
     // one distance, however many positions it has; wins in 1 are no
     // puzzle).
@@ -77,8 +75,8 @@ pub fn puzzles(
     if kept == 0 {
         return Ok(Vec::new());
     }
-    // Pass 2: those positions, their moves probed.
-    let mut found: Vec<(u64, Puzzle)> = ranges
+    // Those positions, their moves probed.
+    let mut found: Vec<(u64, Puzzle)> = chunks(idx.size())
         .par_iter()
         .map(|r| {
             let mut out = Vec::new();
@@ -104,23 +102,31 @@ pub fn puzzles(
     Ok(found.into_iter().take(limit).map(|(_, p)| p).collect())
 }
 
-/// The puzzle of `pos` (won in `plies`), if exactly one of its moves wins.
+/// The puzzle of `pos` (won in `plies`), if exactly one of its moves
+/// wins: WDL probes of its moves, stopping at a second win.
 fn only_move(
     tb: &Tablebase,
     material: Material,
     pos: &Position,
     plies: u16,
 ) -> Result<Option<Puzzle>, ProbeError> {
-    let root = tb.probe_root(pos)?;
-    let mut wins = root.iter().filter(|r| matches!(r.value, Value::Win(_)));
-    let (Some(first), None) = (wins.next(), wins.next()) else {
-        return Ok(None);
-    };
-    Ok(Some(Puzzle {
+    let rules = tb.rules();
+    let moves = pos.legal_moves(rules);
+    let mut solution = None;
+    for mv in moves.iter() {
+        let wins = pos.is_winning_move(rules, mv) || tb.probe_wdl(&pos.play(mv))? == Wdl::Loss;
+        if wins {
+            if solution.is_some() {
+                return Ok(None);
+            }
+            solution = Some(*mv);
+        }
+    }
+    Ok(solution.map(|solution| Puzzle {
         material,
         position: *pos,
-        solution: first.mv,
+        solution,
         plies,
-        moves: root.len(),
+        moves: moves.len(),
     }))
 }

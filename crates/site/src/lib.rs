@@ -318,7 +318,7 @@ fn material_page(
         .filter(|e| e.kind == Kind::Mutual)
         .map(|e| e.position.to_string())
         .collect();
-    let puzzles = jungletb_analysis::puzzles::puzzles(tb, m, PUZZLES_PER_MATERIAL)?
+    let puzzles = jungletb_analysis::puzzles::puzzles_of(tb, m, &hist, PUZZLES_PER_MATERIAL)?
         .iter()
         .map(|p| {
             let line = tb.line(&p.position)?;
