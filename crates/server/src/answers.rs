@@ -18,16 +18,18 @@ use serde_json::Value as Json;
 /// move with the value after it, best first for the mover
 /// ([`wire::PositionAnswer`]).
 pub fn position(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
-    let e = tb.evaluate(pos)?;
-    let probes = 1 + e.moves.len() as u64;
-    let answer = wire::position_answer(tb.rules(), &e);
-    Ok((serde_json::to_value(answer).expect("serialisable"), probes))
+    answer_of(tb, tb.evaluate(pos)?)
 }
 
 /// `GET /api/{ruleset}?position=P&replies=true`: [`position`] with each
 /// move's replies counted by their value (a ply of WDL probes more).
 pub fn position_with_replies(tb: &Tablebase, pos: &Position) -> Result<(Json, u64), ProbeError> {
-    let e = tb.evaluate_with_replies(pos)?;
+    answer_of(tb, tb.evaluate_with_replies(pos)?)
+}
+
+/// The JSON of `e` and the probes it took: one, one a move, and one a
+/// reply.
+fn answer_of(tb: &Tablebase, e: Evaluation) -> Result<(Json, u64), ProbeError> {
     let probes = 1 + e
         .moves
         .iter()

@@ -498,17 +498,7 @@ impl RemoteTables {
         tb: &crate::Tablebase,
         pos: &jungletb_rules::Position,
     ) -> Attempt<crate::Evaluation> {
-        self.begin_probe();
-        let answer = tb.evaluate(pos);
-        if lock(&self.shared.missing).is_empty() {
-            return self.end_attempt(Attempt::Done(answer));
-        }
-        if pos.validate(tb.rules()).is_ok() {
-            for mv in pos.legal_moves(tb.rules()).iter() {
-                let _ = tb.move_value(pos, mv);
-            }
-        }
-        self.end_attempt(Attempt::Fetch(self.take_missing()))
+        self.evaluate_ply(tb, pos, false)
     }
 
     /// [`crate::Tablebase::evaluate_with_replies`] of `pos` through `tb`:
@@ -519,8 +509,24 @@ impl RemoteTables {
         tb: &crate::Tablebase,
         pos: &jungletb_rules::Position,
     ) -> Attempt<crate::Evaluation> {
+        self.evaluate_ply(tb, pos, true)
+    }
+
+    /// The evaluation of `pos`, with its moves' replies if `replies`;
+    /// when bytes are missing, what its moves (and their replies) read is
+    /// gathered into the same round.
+    fn evaluate_ply(
+        &self,
+        tb: &crate::Tablebase,
+        pos: &jungletb_rules::Position,
+        replies: bool,
+    ) -> Attempt<crate::Evaluation> {
         self.begin_probe();
-        let answer = tb.evaluate_with_replies(pos);
+        let answer = if replies {
+            tb.evaluate_with_replies(pos)
+        } else {
+            tb.evaluate(pos)
+        };
         if lock(&self.shared.missing).is_empty() {
             return self.end_attempt(Attempt::Done(answer));
         }
@@ -528,7 +534,7 @@ impl RemoteTables {
         if pos.validate(rules).is_ok() {
             for mv in pos.legal_moves(rules).iter() {
                 let _ = tb.move_value(pos, mv);
-                if pos.is_winning_move(rules, mv) {
+                if !replies || pos.is_winning_move(rules, mv) {
                     continue;
                 }
                 let child = pos.play(mv);

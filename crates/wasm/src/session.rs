@@ -228,22 +228,25 @@ impl Session {
 
     /// The answer of `GET /api/{ruleset}?position=`: value and every move.
     pub fn probe(&self, text: &str) -> Reply {
-        let pos = match parse_position(self.tb.rules(), text) {
-            Ok(p) => p,
-            Err(reply) => return reply,
-        };
-        let attempt = self.store.evaluate(&self.tb, &pos);
-        self.reply(&pos, attempt, |e| position_answer(self.tb.rules(), &e))
+        self.probe_ply(text, false)
     }
 
     /// [`Session::probe`] with each move's replies counted by value
     /// (`&replies=true`): a ply of WDL probes more, fetched in one round.
     pub fn probe_replies(&self, text: &str) -> Reply {
+        self.probe_ply(text, true)
+    }
+
+    fn probe_ply(&self, text: &str, replies: bool) -> Reply {
         let pos = match parse_position(self.tb.rules(), text) {
             Ok(p) => p,
             Err(reply) => return reply,
         };
-        let attempt = self.store.evaluate_with_replies(&self.tb, &pos);
+        let attempt = if replies {
+            self.store.evaluate_with_replies(&self.tb, &pos)
+        } else {
+            self.store.evaluate(&self.tb, &pos)
+        };
         self.reply(&pos, attempt, |e| position_answer(self.tb.rules(), &e))
     }
 
