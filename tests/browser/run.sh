@@ -56,7 +56,7 @@ url=$(sed -n 's|^listening on \(http://[0-9.:]*\)/.*|\1|p' "$work/server.log")
 say "server at $url"
 
 mkdir -p "$shots"
-node "$here/board.test.mjs" "$url" "$shots" || { tail -20 "$work/server.log" >&2; fail "board.test.mjs"; }
+node "$here/board.test.mjs" "$url" "$shots" || { tail -n 20 "$work/server.log" >&2; fail "board.test.mjs"; }
 
 # The pictures of `jungletb render`: texts inside the picture, none overlapping.
 "$bin" render map "7/7/4t2/7/7/7/1E5/7/R6 w" --square b3 --tables "$work/tables" --out "$work/map-elephant.svg"

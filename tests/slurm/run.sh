@@ -47,7 +47,7 @@ cleanup() {
   done
   if [ $status -ne 0 ]; then
     for f in "$work"/slurmctld.log "$work"/slurmd.log "$work"/slurm/logs/*; do
-      [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }
+      [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }
     done
   fi
   rm -rf "$work"
@@ -131,7 +131,7 @@ plan=("$bin" plan --max-pieces 3 "${four[@]}" --tables "$tables" --threads 1)
 
 # First submission: one material per task; kill one 4-piece task mid-solve.
 "${plan[@]}" --slurm "$work/slurm" --task-minutes 0.0001 --max-running 2 > "$work/plan1.txt"
-grep -q "^to do: 264 material" "$work/plan1.txt" || fail "first plan: $(tail -3 "$work/plan1.txt")"
+grep -q "^to do: 264 material" "$work/plan1.txt" || fail "first plan: $(tail -n 3 "$work/plan1.txt")"
 jobs=$(bash "$work/slurm/submit.sh" | awk '{print $4}' | paste -sd,)
 say "submitted jobs $jobs"
 victim=""
