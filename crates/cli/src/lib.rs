@@ -38,6 +38,7 @@ mod cmd_compare;
 mod cmd_compress;
 mod cmd_generate;
 mod cmd_info;
+mod cmd_movegen_suite;
 mod cmd_perft;
 mod cmd_plan;
 mod cmd_probe;
@@ -76,6 +77,9 @@ enum Command {
     Probe(cmd_probe::Args),
     /// Count move sequences of a given depth (move-generator check).
     Perft(cmd_perft::Args),
+    /// Write the move-generator suite of a rule set (JSON lines), or check
+    /// another Jungle program's answers against it.
+    MovegenSuite(cmd_movegen_suite::Args),
     /// Check checksums, headers and the forward consistency of every position.
     Verify(cmd_verify::Args),
     /// Write compressed distribution tables (.jtbz) beside or apart from the originals.
@@ -147,6 +151,7 @@ where
         Command::Plan(a) => cmd_plan::run(a),
         Command::Probe(a) => cmd_probe::run(a),
         Command::Perft(a) => cmd_perft::run(a),
+        Command::MovegenSuite(a) => cmd_movegen_suite::run(a),
         Command::Verify(a) => cmd_verify::run(a),
         Command::Compress(a) => cmd_compress::run(a),
         Command::Info(a) => cmd_info::run_info(a),

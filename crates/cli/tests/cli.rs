@@ -267,6 +267,70 @@ fn perft_matches_published_counts() {
     assert_eq!(out.lines().count(), 25);
 }
 
+/// The suite a rule set's `movegen-suite` writes checks clean against
+/// itself; answers with a planted fault fail (exit 1) and name the line,
+/// the move and its rule point; another rule set's file and bad files are
+/// refused with the reason.
+#[test]
+fn movegen_suite_checks_answers_and_names_the_rule_point_of_each_difference() {
+    let o = run(&["movegen-suite", "--ruleset", "popular"]);
+    assert!(o.status.success());
+    let suite = text(&o).0;
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.jsonl");
+    std::fs::write(&good, &suite).unwrap();
+    let o = run(&[
+        "movegen-suite",
+        "--ruleset",
+        "popular",
+        "--check",
+        good.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("every answer agrees with jungletb"));
+
+    // The Elephant takes the Rat on land: legal under standard, not under
+    // popular. A program that allows it is told so.
+    let line = r#"{"position": "7/7/7/7/7/7/7/7/Er5 w", "moves": ["a1a2", "a1b1", "a1b1"]}"#;
+    let fine = std::fs::read_to_string(&good).unwrap();
+    assert!(
+        fine.contains(r#""position":"7/7/7/7/7/7/7/7/Er5 w","rules":"popular","moves":["a1a2"]"#)
+    );
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, format!("{line}\n")).unwrap();
+    let o = run(&[
+        "movegen-suite",
+        "--ruleset",
+        "popular",
+        "--check",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let (out, _) = text(&o);
+    assert!(out.contains("line 1: 7/7/7/7/7/7/7/7/Er5 w"), "{out}");
+    assert!(
+        out.contains("extra   a1b1 (not legal here): takes a lower rank, Elephant takes Rat"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Elephant takes Rat [--rule elephant_captures_rat]: 1 position (line 1)"),
+        "{out}"
+    );
+    // Under standard the same answers agree.
+    let o = run(&["movegen-suite", "--check", bad.to_str().unwrap()]);
+    assert!(o.status.success(), "{:?}", text(&o));
+
+    for (file, says) in [
+        (good.to_str().unwrap().to_string(), "line 1: the line is of the rule set popular, not standard: check it with --ruleset popular"),
+        ("/nonexistent/answers.jsonl".to_string(), "reading the answers"),
+    ] {
+        let o = run(&["movegen-suite", "--check", &file]);
+        assert_eq!(o.status.code(), Some(1));
+        let (_, err) = text(&o);
+        assert!(err.contains(says) && !err.contains("panicked"), "{err}");
+    }
+}
+
 #[test]
 fn verify_info_and_stats() {
     let root = tables().to_str().unwrap();
