@@ -26,12 +26,16 @@ pub fn hint_for(e: &(dyn Error + 'static)) -> Option<String> {
 fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
     if let Some(p) = e.downcast_ref::<ProbeError>() {
         return match p {
-            ProbeError::NoTables { ruleset, dir, .. } => Some(format!(
-                "make them with `jungletb generate {} --out {}`, or point --tables (or \
-                 JUNGLETB_TABLES) at the directory that holds them",
-                ruleset_args(ruleset),
-                dir.parent().unwrap_or(dir).display()
-            )),
+            ProbeError::NoTables { ruleset, dir, .. } => {
+                Some(nested_hint(dir, ruleset).unwrap_or_else(|| {
+                    format!(
+                        "make them with `jungletb generate {} --out {}`, or point --tables (or \
+                         JUNGLETB_TABLES) at the directory that holds them",
+                        ruleset_args(ruleset),
+                        dir.parent().unwrap_or(dir).display()
+                    )
+                }))
+            }
             ProbeError::Table(t) => table_hint(t),
             _ => None,
         };
@@ -62,6 +66,12 @@ fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
                  write of the table being made; finished tables are kept)"
                     .into(),
             ),
+            SolveError::NoPlainTables { .. } => Some(
+                "compress writes a .jtbz from its .jtb and keeps the .jtb: nothing is left to do \
+                 here; a damaged .jtbz is written again from its .jtb (`jungletb generate` \
+                 makes the .jtb again where it was removed)"
+                    .into(),
+            ),
             SolveError::NoTables { .. } => Some(
                 "point --tables (or JUNGLETB_TABLES) at a tables root or one rule set's \
                  directory; `jungletb generate` makes tables"
@@ -71,6 +81,24 @@ fn hint_one(e: &(dyn Error + 'static)) -> Option<String> {
         };
     }
     None
+}
+
+/// The hint for tables of rule set `wanted` looked for in `missing`
+/// (`<root>/<label>`) when `<root>` is itself one rule set's directory:
+/// the tables root is its parent, and making tables under `<root>` would
+/// nest one rule set's folder in another's.
+pub fn nested_hint(missing: &Path, wanted: &str) -> Option<String> {
+    let inner = missing.parent()?;
+    let holds = jungletb_tablebase::ruleset_of_dir(inner)?.label();
+    let root = inner.parent().filter(|p| !p.as_os_str().is_empty());
+    let root = root.map_or_else(|| ".".to_string(), |p| p.display().to_string());
+    Some(format!(
+        "'{}' is the folder of the {holds} tables: for {wanted}, point --tables at the \
+         tables root '{root}' (tables of {wanted} made inside it would nest one rule set's \
+         folder in another's), or use {} for its own",
+        inner.display(),
+        ruleset_args(&holds)
+    ))
 }
 
 /// `--ruleset NAME`, or what to pass for a custom rule set's label.

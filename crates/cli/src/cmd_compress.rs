@@ -14,6 +14,9 @@ use std::process::ExitCode;
 
 /// Arguments of `compress`.
 #[derive(ClapArgs, Debug)]
+#[command(
+    after_help = "Without --ruleset or --rule, every rule set's tables under a tables root are compressed (the summary names them); --ruleset NAME compresses that rule set's alone."
+)]
 pub struct Args {
     #[command(flatten)]
     tables: TablesArg,
@@ -126,10 +129,19 @@ pub fn run(a: Args) -> CmdResult {
     let wdl = sum(&|t| t.sizes.map_or(0, |s| s.wdl_bytes));
     let dtm = sum(&|t| t.sizes.map_or(0, |s| s.dtm_bytes));
     let per = |b: u64| 8.0 * b as f64 / positions.max(1) as f64;
+    // The rule sets compressed: their directories' names.
+    let mut rule_sets: Vec<String> = report
+        .tables
+        .iter()
+        .filter_map(|t| t.path.parent()?.file_name()?.to_str().map(String::from))
+        .collect();
+    rule_sets.sort();
+    rule_sets.dedup();
     outln!(
-        "{} ({} compressed now, {} already done), {} positions: {} -> {} ({:.2} %), \
+        "{} of {} ({} compressed now, {} already done), {} positions: {} -> {} ({:.2} %), \
          bits a position: WDL (win/draw/loss) {:.3} + DTM (distance) {:.3} = {:.3}, {:.1} s",
         count(report.tables.len(), "table", "tables"),
+        rule_sets.join(", "),
         report.tables.len() - kept,
         kept,
         positions,

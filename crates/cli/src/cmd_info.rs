@@ -36,22 +36,25 @@ pub struct InfoArgs {
     json: bool,
 }
 
-/// The table file `info` shows: the one given, or the one of `--material`.
-fn table_file(a: &InfoArgs) -> anyhow::Result<PathBuf> {
+/// The table file `info` shows: the one given, or the one of `--material`;
+/// and the material asked for when its table is its colour swap's.
+fn table_file(a: &InfoArgs) -> anyhow::Result<(PathBuf, Option<jungletb_indexer::Material>)> {
     let Some(material) = &a.material else {
-        return a.file.clone().ok_or_else(|| {
+        let file = a.file.clone().ok_or_else(|| {
             anyhow!("`info` needs a table file (e.g. tables/standard/ELvR.jtb) or --material KEY")
-        });
+        })?;
+        return Ok((file, None));
     };
-    let m = parse_materials(std::slice::from_ref(material))?[0]
-        .canonical()
-        .0;
+    let asked = parse_materials(std::slice::from_ref(material))?[0];
+    let m = asked.canonical().0;
+    let swapped = (asked != m).then_some(asked);
     let rules = a.rules.resolve_in(Some(&a.tables.path))?;
     let dir = find_table_dir(&a.tables.path, &rules);
     [TABLE_EXTENSION, COMPRESSED_EXTENSION]
         .iter()
         .map(|ext| dir.join(format!("{m}.{ext}")))
         .find(|f| f.exists())
+        .map(|f| (f, swapped))
         .ok_or_else(|| {
             anyhow!(
                 "no table of {m} in '{}' (neither {m}.{TABLE_EXTENSION} nor {m}.{COMPRESSED_EXTENSION})",
@@ -61,7 +64,7 @@ fn table_file(a: &InfoArgs) -> anyhow::Result<PathBuf> {
 }
 
 pub fn run_info(a: InfoArgs) -> CmdResult {
-    let file = table_file(&a)?;
+    let (file, swapped) = table_file(&a)?;
     if file.is_dir() {
         // A file that is there as the example (a rule set's directory holds
         // them directly, a tables root one level down).
@@ -90,6 +93,12 @@ pub fn run_info(a: InfoArgs) -> CmdResult {
     }
     outln!("file:           {}", file.display());
     outln!("material:       {}", h.material);
+    if let Some(asked) = swapped {
+        outln!(
+            "asked for:      {asked}, the colour swap of {}: one table holds both (its White is {asked}'s Black)",
+            h.material
+        );
+    }
     outln!("format version: {}", h.format_version);
     outln!("index scheme:   {}", h.index_scheme_version);
     outln!(

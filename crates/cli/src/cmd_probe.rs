@@ -158,9 +158,18 @@ fn probe_hint(a: &Args, text: &str, f: &Failure) -> Option<String> {
                 ),
             })
         }
-        ErrorKind::NoTables => Some(format!(
-            "make them with `{generate}`, or point --tables (or JUNGLETB_TABLES) at the tables"
-        )),
+        ErrorKind::NoTables => {
+            let rules = a.rules.resolve_in(Some(&a.tables.path)).ok()?;
+            let missing = jungletb_tablebase::table_dir(&a.tables.path, &rules);
+            Some(
+                crate::advice::nested_hint(&missing, &rules.label()).unwrap_or_else(|| {
+                    format!(
+                        "make them with `{generate}`, or point --tables (or JUNGLETB_TABLES) at \
+                         the tables"
+                    )
+                }),
+            )
+        }
         _ => hint_for(f.error.as_ref()),
     }
 }

@@ -62,6 +62,12 @@ pub fn run(a: Args) -> CmdResult {
         Picture::Histogram { material } => {
             let m: Material = material.parse()?;
             let table = tb.table(m)?;
+            let drawn = table.header().material;
+            if m != drawn {
+                errln!(
+                    "{m} is the colour swap of {drawn}: one table holds both; drawn as {drawn} (its White is {m}'s Black)"
+                );
+            }
             let hist = histogram(&tb, m)?;
             histogram_svg(table.header().material, &hist)
         }

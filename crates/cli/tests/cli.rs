@@ -524,7 +524,10 @@ fn compress_then_probe_and_verify_compressed_tables() {
     let o = run(&compress);
     let (stdout, stderr) = text(&o);
     assert!(o.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("36 tables (36 compressed now"), "{stdout}");
+    assert!(
+        stdout.contains("36 tables of standard (36 compressed now"),
+        "{stdout}"
+    );
     // A second run keeps the valid compressed tables.
     let o = run(&compress);
     assert!(text(&o).0.contains("0 compressed now, 36 already done"));
@@ -1086,6 +1089,122 @@ fn a_rule_sets_tables_are_found_by_what_they_record_not_by_their_directorys_name
     assert!(!o.status.success());
     assert!(
         text(&o).1.contains("tables found for: my-leiden-copy"),
+        "{:?}",
+        text(&o)
+    );
+}
+
+/// Rough edges a new user met, each now said plainly: `compress` of a
+/// folder of compressed tables only; a rule set's folder used as the
+/// tables root of another rule set; a material named in the other colour
+/// order; `compress` of a root with several rule sets.
+#[test]
+fn compressed_only_folders_nested_rule_sets_and_colour_swaps_are_said_plainly() {
+    let root = tempfile::tempdir().unwrap();
+    let r = root.path().to_str().unwrap();
+    for ruleset in ["standard", "leiden"] {
+        let o = run(&[
+            "generate",
+            "--max-pieces",
+            "2",
+            "--ruleset",
+            ruleset,
+            "--out",
+            r,
+            "-q",
+        ]);
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    // A root of two rule sets: both are compressed, and the summary says so.
+    let o = run(&["compress", "--tables", r, "-q"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(
+        text(&o).0.contains("72 tables of leiden, standard ("),
+        "{:?}",
+        text(&o)
+    );
+    let help = text(&run(&["compress", "--help"])).0;
+    assert!(
+        help.contains("every rule set's tables under a tables root are compressed"),
+        "{help}"
+    );
+
+    // Compressed tables only: nothing to compress, and why.
+    let z = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "compress",
+        "--tables",
+        &format!("{r}/standard"),
+        "--out",
+        z.path().to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = run(&[
+        "compress",
+        "--tables",
+        z.path().join("standard").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let (_, err) = text(&o);
+    assert!(
+        err.contains("no plain table (.jtb) to compress")
+            && err.contains("36 tables are compressed already"),
+        "{err}"
+    );
+    assert!(
+        err.contains("a damaged .jtbz is written again from its .jtb"),
+        "{err}"
+    );
+
+    // The leiden folder given as the root of standard tables.
+    let leiden = format!("{r}/leiden");
+    for json in [false, true] {
+        let mut args = vec!["probe", "--tables", &leiden, "--ruleset", "standard"];
+        if json {
+            args.push("--json");
+        }
+        args.push("7/7/7/7/7/7/7/7/Er5 w");
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1));
+        let (out, err) = text(&o);
+        if json {
+            assert!(out.contains("\"kind\":\"no_tables\""), "{out}");
+        } else {
+            assert!(
+                err.contains(&format!("'{leiden}' is the folder of the leiden tables")),
+                "{err}"
+            );
+            assert!(err.contains(&format!("the tables root '{r}'")), "{err}");
+            assert!(!err.contains("--out"), "{err}");
+        }
+    }
+
+    // RvE's table is EvR's.
+    let o = run(&["info", "--material", "RvE", "--tables", r]);
+    assert!(o.status.success());
+    assert!(
+        text(&o)
+            .0
+            .contains("asked for:      RvE, the colour swap of EvR"),
+        "{:?}",
+        text(&o)
+    );
+    let o = run(&["info", "--material", "EvR", "--tables", r]);
+    assert!(!text(&o).0.contains("asked for"));
+    let svg = root.path().join("h.svg");
+    let o = run(&[
+        "render",
+        "histogram",
+        "RvE",
+        "--tables",
+        r,
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(
+        text(&o).1.contains("RvE is the colour swap of EvR"),
         "{:?}",
         text(&o)
     );

@@ -98,6 +98,13 @@ pub enum SolveError {
         /// The materials asked for (empty: any).
         materials: Vec<Material>,
     },
+    /// `compress` found compressed tables but no plain one to compress.
+    NoPlainTables {
+        /// The directory searched.
+        dir: PathBuf,
+        /// The compressed tables (`.jtbz`) found there.
+        compressed: usize,
+    },
     /// A table just written does not answer as its source; it was moved
     /// aside.
     Disagrees {
@@ -223,6 +230,12 @@ impl fmt::Display for SolveError {
             SolveError::NoTables { dir, materials } if materials.is_empty() => {
                 write!(f, "no table files in '{}'", dir.display())
             }
+            SolveError::NoPlainTables { dir, compressed } => write!(
+                f,
+                "no plain table (.jtb) to compress in '{}': its {compressed} table{} compressed already (.jtbz)",
+                dir.display(),
+                if *compressed == 1 { " is" } else { "s are" }
+            ),
             SolveError::NoTables { dir, materials } => write!(
                 f,
                 "no table for {} in '{}'",
@@ -309,6 +322,7 @@ impl std::error::Error for SolveError {
             | SolveError::DistanceOverflow { .. }
             | SolveError::TooManyMoves { .. }
             | SolveError::NoTables { .. }
+            | SolveError::NoPlainTables { .. }
             | SolveError::WrongName { .. } => None,
         }
     }

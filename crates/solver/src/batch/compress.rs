@@ -133,10 +133,18 @@ pub fn compress(
     on_event: &(dyn Fn(CompressEvent) + Sync),
 ) -> Result<CompressReport, SolveError> {
     let start = Instant::now();
-    let files: Vec<PathBuf> = select_files(&opts.tables, &opts.materials)?
-        .into_iter()
+    let selected = select_files(&opts.tables, &opts.materials)?;
+    let files: Vec<PathBuf> = selected
+        .iter()
         .filter(|p| p.extension().and_then(|x| x.to_str()) == Some(TABLE_EXTENSION))
+        .cloned()
         .collect();
+    if files.is_empty() && !selected.is_empty() {
+        return Err(SolveError::NoPlainTables {
+            dir: opts.tables.clone(),
+            compressed: selected.len(),
+        });
+    }
     if files.is_empty() {
         return Err(SolveError::NoTables {
             dir: opts.tables.clone(),
