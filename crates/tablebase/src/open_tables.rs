@@ -215,10 +215,31 @@ impl Evicting {
 /// The error for a table that cannot be opened even with every other table
 /// closed.
 pub(crate) fn no_room(path: PathBuf, max_mapped: u64, max_files: u64) -> TableError {
+    // A cap left at its default (none) is said as such, not as 2^64 - 1.
+    let limit = |n: u64, what: &str| match n {
+        u64::MAX => format!("no limit on {what}"),
+        n => format!("{n} {what}"),
+    };
     TableError::Limit {
         path,
         what: format!(
-            "it does not fit the limits of {max_mapped} mapped bytes and {max_files} open files even with every other table closed"
+            "it does not fit the limits ({}, {}) even with every other table closed",
+            limit(max_mapped, "mapped bytes"),
+            limit(max_files, "open files")
         ),
+    }
+}
+
+#[cfg(test)]
+mod no_room_tests {
+    use super::no_room;
+
+    #[test]
+    fn a_limit_left_unset_is_said_as_no_limit() {
+        let e = no_room("t.jtb".into(), u64::MAX, 1).to_string();
+        assert!(e.contains("no limit on mapped bytes, 1 open files"), "{e}");
+        assert!(!e.contains(&u64::MAX.to_string()), "{e}");
+        let e = no_room("t.jtb".into(), 4096, u64::MAX).to_string();
+        assert!(e.contains("4096 mapped bytes, no limit on open files"), "{e}");
     }
 }
