@@ -49,6 +49,6 @@ PATH="$nopath" JUNGLETB_BIN="$bin" "$work/venv/bin/python" "$repo/crates/python/
 # The labelling example on a 3-piece table made by the wheel's own
 # generate(): 100,000 positions into a .npz.
 PATH="$nopath" "$work/venv/bin/python" -c "import jungletb; jungletb.generate('$work/tables', materials=['ERvT'], progress=False)"
-PATH="$nopath" "$work/venv/bin/python" "$repo/crates/python/examples/label_positions.py" "$work/tables" ERvT "$work/ervt.npz" 100000
+PATH="$nopath" "$work/venv/bin/python" "$repo/crates/python/examples/label_positions.py" "$work/tables" ERvT "$work/ervt.npz" --n 100000 --ruleset standard
 PATH="$nopath" "$work/venv/bin/python" -c "import numpy as np; d = np.load('$work/ervt.npz'); assert d['positions'].shape == (100000, 17) and d['wdl'].shape == (100000,)"
 say "passed"

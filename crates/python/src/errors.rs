@@ -1,10 +1,12 @@
 //! The package's exceptions, and which one each failure raises.
 
+use jungletb_rules::Ruleset;
 use jungletb_solver::SolveError;
 use jungletb_tablebase::{ProbeError, TableError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
+use std::path::Path;
 
 create_exception!(
     _jungletb,
@@ -48,7 +50,43 @@ pub fn of_kind(kind: &str, message: String) -> PyErr {
 
 /// The Python exception for a probe failure.
 pub fn probe(e: ProbeError) -> PyErr {
-    of_kind(kind(&e), e.to_string())
+    of_kind(kind(&e), message(&e))
+}
+
+/// The message of a probe failure: for a missing table or rule set, with
+/// the call (and the command) that makes it, as the command line's hint.
+pub fn message(e: &ProbeError) -> String {
+    let make = |root: &Path, label: &str, what: &str, cli: &str| {
+        let rules = match Ruleset::by_name(label) {
+            Ok(_) => format!("ruleset={label:?}"),
+            Err(_) => format!("rules=<the options of {label}>"),
+        };
+        format!(
+            "{e}; make {what} with jungletb.generate({:?}, {rules}, {cli}) (or the command `jungletb generate --out {}`)",
+            root.display().to_string(),
+            root.display()
+        )
+    };
+    match e {
+        ProbeError::Table(TableError::Missing(path)) => {
+            let parts = (|| {
+                let material = path.file_stem()?.to_str()?;
+                let dir = path.parent()?;
+                Some((material, dir.file_name()?.to_str()?, dir.parent()?))
+            })();
+            match parts {
+                Some((material, label, root)) => {
+                    make(root, label, "it", &format!("materials=[{material:?}]"))
+                }
+                None => e.to_string(),
+            }
+        }
+        ProbeError::NoTables { ruleset, dir, .. } => match dir.parent() {
+            Some(root) => make(root, ruleset, "them", "max_pieces=3"),
+            None => e.to_string(),
+        },
+        _ => e.to_string(),
+    }
 }
 
 /// The Python exception for a failed generation, with the whole chain.

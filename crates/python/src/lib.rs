@@ -36,6 +36,23 @@ fn _jungletb(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type_bound::<errors::RulesetMismatch>(),
     )?;
     m.add("MISSING", tablebase::MISSING)?;
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("__version__", pep440(env!("CARGO_PKG_VERSION")))?;
     Ok(())
+}
+
+/// The crate's version as Python spells it (PEP 440, as pip and the
+/// wheel's metadata give it): `0.3.0-dev` is `0.3.0.dev0`, `0.3.0-rc.1`
+/// is `0.3.0rc1`, `0.3.0` stays.
+fn pep440(cargo: &str) -> String {
+    let Some((release, pre)) = cargo.split_once('-') else {
+        return cargo.to_string();
+    };
+    let (tag, n) = pre.split_once('.').unwrap_or((pre, "0"));
+    match tag {
+        "dev" => format!("{release}.dev{n}"),
+        "alpha" | "a" => format!("{release}a{n}"),
+        "beta" | "b" => format!("{release}b{n}"),
+        "rc" => format!("{release}rc{n}"),
+        _ => format!("{release}.dev0"),
+    }
 }

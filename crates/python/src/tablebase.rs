@@ -147,7 +147,7 @@ where
 {
     let one = |i: usize| -> Result<(i8, i16), (&'static str, String)> {
         let pos = get(i).map_err(|m| ("value", m))?;
-        let fail = |e: ProbeError| (errors::kind(&e), format!("{pos}: {e}"));
+        let fail = |e: ProbeError| (errors::kind(&e), format!("{pos}: {}", errors::message(&e)));
         match want {
             Want::Wdl => wdl(tb, &pos).map(|w| (wdl_int(w), 0)).map_err(fail),
             Want::Both => value(tb, &pos)
@@ -432,7 +432,7 @@ impl Tablebase {
 /// names it.
 fn open(directory: &Path, rules: Ruleset) -> PyResult<Inner> {
     Inner::open(directory, rules).map_err(|e| match e {
-        e @ ProbeError::NoTables { .. } => MissingTableError::new_err(e.to_string()),
+        e @ ProbeError::NoTables { .. } => MissingTableError::new_err(errors::message(&e)),
         e => errors::probe(e),
     })
 }

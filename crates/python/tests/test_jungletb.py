@@ -93,8 +93,15 @@ def test_moves_and_lines_answer_as_the_cli(tables, cli_answers):
 
 def test_errors_are_python_errors(tables):
     with jungletb.open_tablebase(tables) as tb:
-        with pytest.raises(jungletb.MissingTableError):
+        with pytest.raises(jungletb.MissingTableError) as missing:
             tb.probe_wdl("7/7/7/7/7/7/2E4/1W5/4Ltr b")   # 5 pieces: no table here
+        # The message says how to make it, as the command line's hint does.
+        said = str(missing.value)
+        assert 'jungletb.generate(' in said and 'ruleset="standard"' in said, said
+        assert 'materials=["ELWvTR"]' in said and "jungletb generate --out" in said, said
+        # A NumPy array of Position objects is a sequence of positions too.
+        objects = np.array([jungletb.Position("7/7/7/7/7/7/7/7/E5r w"), "7/7/7/7/7/7/7/7/E5r b"], dtype=object)
+        assert list(tb.probe_wdl_many(objects)) == [tb.probe_wdl(p) for p in objects]
         assert isinstance(jungletb.MissingTableError("x"), KeyError)
         assert tb.get_wdl("7/7/7/7/7/7/2E4/1W5/4Ltr b", default=7) == 7
         with pytest.raises(ValueError):
@@ -145,3 +152,6 @@ def test_samples_of_a_table_are_its_positions_with_their_values(tables):
             assert (again[0] == rows).all()
         with pytest.raises(jungletb.MissingTableError):
             tb.sample("ELTvR", 10)
+        with pytest.raises(ValueError, match="0 or more, not -1"):
+            tb.sample("ERvT", -1)
+        assert tb.sample("ERvT", 0)[0].shape == (0, 17)

@@ -240,6 +240,9 @@ mod no_room_tests {
         assert!(e.contains("no limit on mapped bytes, 1 open files"), "{e}");
         assert!(!e.contains(&u64::MAX.to_string()), "{e}");
         let e = no_room("t.jtb".into(), 4096, u64::MAX).to_string();
-        assert!(e.contains("4096 mapped bytes, no limit on open files"), "{e}");
+        assert!(
+            e.contains("4096 mapped bytes, no limit on open files"),
+            "{e}"
+        );
     }
 }

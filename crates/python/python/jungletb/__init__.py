@@ -175,7 +175,7 @@ class Tablebase:
     def _batch(self, kind: str, positions: object, on_error: str) -> "tuple[_np.ndarray, _np.ndarray]":
         if on_error not in ("raise", "mark"):
             raise ValueError(f"on_error is 'raise' or 'mark', not {on_error!r}")
-        if isinstance(positions, _np.ndarray):
+        if isinstance(positions, _np.ndarray) and positions.dtype != object:
             wdl, plies, errors = self._tb._many_rows(kind, _rows(positions))
         elif isinstance(positions, (str, Position)):
             raise TypeError("a batch is a sequence of positions; probe one with probe_wdl")
@@ -188,8 +188,9 @@ class Tablebase:
 
     def probe_wdl_many(self, positions: "_typing.Iterable[PositionLike] | _np.ndarray", on_error: str = "raise") -> "_np.ndarray":
         """WDL of many positions at once (all cores, the GIL released) as an
-        ``int8`` array. ``positions`` is a sequence of texts and
-        :class:`Position` objects, or an integer array of shape ``(n, 17)``
+        ``int8`` array. ``positions`` is a sequence (a list, or a NumPy
+        array of objects) of texts and :class:`Position` objects, or an
+        integer array of shape ``(n, 17)``
         (the rows :meth:`Position.to_array` gives: per row the square of
         each piece, White Rat ... White Elephant, Black Rat ... Black
         Elephant, 0 = a1 ... 62 = g9, 255 absent; then the side to move, 0
@@ -219,6 +220,8 @@ class Tablebase:
         plies)`` as NumPy arrays of shapes ``(n, 17)`` (``uint8``, the rows
         :meth:`probe_wdl_many` reads), ``(n,)`` (``int8``: 1, 0, -1 for the
         side to move) and ``(n,)`` (``int16``, -1 for a draw)."""
+        if int(n) < 0:
+            raise ValueError(f"n is how many positions to draw, 0 or more, not {n}")
         rows, wdl, plies = self._tb._sample(material, int(n), int(seed))
         return (
             _np.frombuffer(rows, dtype=_np.uint8).reshape(-1, 17).copy(),
