@@ -99,13 +99,7 @@ pub fn fingerprint(rules: &Ruleset) -> Vec<Vec<String>> {
             if pos.validate(rules).is_err() {
                 return Vec::new();
             }
-            let mut moves: Vec<String> = pos
-                .legal_moves(rules)
-                .iter()
-                .map(|m| m.to_string())
-                .collect();
-            moves.sort();
-            moves
+            pos.legal_move_texts(rules)
         })
         .collect()
 }

@@ -198,6 +198,19 @@ impl Position {
         list
     }
 
+    /// The texts of every legal move (`a3a4`), sorted: the move list as
+    /// move-generator checks compare it (`rules --fingerprint`, the
+    /// move-generator suite).
+    pub fn legal_move_texts(&self, rules: &Ruleset) -> Vec<String> {
+        let mut moves: Vec<String> = self
+            .legal_moves(rules)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        moves.sort();
+        moves
+    }
+
     /// True if `mv` ends the game in the mover's favour at once: it enters
     /// the enemy den or captures the opponent's last piece.
     #[inline]

@@ -121,12 +121,7 @@ pub fn suite(rules: &Ruleset) -> Vec<Line> {
 
 /// The line of `pos`: its legal moves, perft to `depth` and `points`.
 pub fn answer(pos: &Position, rules: &Ruleset, points: &[Point], depth: u32) -> Line {
-    let mut moves: Vec<String> = pos
-        .legal_moves(rules)
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
-    moves.sort();
+    let moves = pos.legal_move_texts(rules);
     Line {
         position: pos.to_string(),
         rules: Some(rules.label()),

@@ -140,10 +140,7 @@ pub fn check_line(
     let ours: BTreeSet<String> = if over {
         BTreeSet::new()
     } else {
-        pos.legal_moves(rules)
-            .iter()
-            .map(|m| m.to_string())
-            .collect()
+        pos.legal_move_texts(rules).into_iter().collect()
     };
     let mut diff = Difference {
         line: number,
