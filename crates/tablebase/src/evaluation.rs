@@ -1,12 +1,11 @@
 //! The answers of probes beyond a value: a move with its value
-//! ([`RootMove`]) and the full answer for one position, finished games
-//! included ([`Evaluation`]): what `probe` on the command line, the HTTP
+//! ([`RootMove`], with its [`Replies`] when asked) and the full answer for
+//! one position, finished games included ([`Evaluation`]): what `probe` on the command line, the HTTP
 //! server and the map pictures all show. The methods that compute them are
 //! in `probe.rs`.
 
 use crate::game_over::GameOver;
-use crate::replies::Replies;
-use jungletb_rules::{Move, Position, Value};
+use jungletb_rules::{Move, Position, Value, Wdl};
 
 /// A legal move with the value it leads to, for the side playing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,5 +41,35 @@ impl RootMove {
     /// A move onto the enemy den gives `Loss(0)`.
     pub fn value_after(&self) -> Value {
         self.value.to_child()
+    }
+}
+
+/// The replies to a move, counted by their value for the side replying:
+/// `win` replies win for the opponent of the mover, `loss` replies lose.
+/// All zero when the move ends the game (it enters the den or takes the
+/// last piece) or leaves the opponent without a legal move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Replies {
+    /// Replies that win for the replying side.
+    pub win: u32,
+    /// Replies that draw.
+    pub draw: u32,
+    /// Replies that lose for the replying side.
+    pub loss: u32,
+}
+
+impl Replies {
+    /// Every reply: `win + draw + loss`.
+    pub fn total(&self) -> u32 {
+        self.win + self.draw + self.loss
+    }
+
+    /// Counts one reply of value `wdl` for the replying side.
+    pub(crate) fn count(&mut self, wdl: Wdl) {
+        match wdl {
+            Wdl::Win => self.win += 1,
+            Wdl::Draw => self.draw += 1,
+            Wdl::Loss => self.loss += 1,
+        }
     }
 }

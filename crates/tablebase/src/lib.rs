@@ -46,11 +46,10 @@ mod writer;
 
 pub use coverage::{Coverage, PieceCount};
 pub use error::ProbeError;
-pub use evaluation::{Evaluation, RootMove};
+pub use evaluation::{Evaluation, Replies, RootMove};
 pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError, Unsupported};
 pub use remote::{Attempt, CacheUsage, Missing, RemoteOptions, RemoteTables};
-pub use replies::Replies;
 pub use scanner::Scanner;
 pub use store::{StoredTable, TableStore};
 pub use table::{Backend, RangeRead, Table};

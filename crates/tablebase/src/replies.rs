@@ -1,5 +1,5 @@
 //! How hard a move is to answer: the opponent's replies to it counted by
-//! their value for the replying side ([`Replies`]).
+//! their value for the replying side ([`Replies`], in `evaluation.rs`).
 //!
 //! Among moves of equal value, a program that plays for a practical result
 //! picks the one that leaves the opponent the fewest good replies (the
@@ -9,39 +9,9 @@
 //! a ply of WDL probes: one for each reply of each move.
 
 use crate::error::ProbeError;
-use crate::evaluation::{Evaluation, RootMove};
+use crate::evaluation::{Evaluation, Replies, RootMove};
 use crate::tablebase::Tablebase;
 use jungletb_rules::{Move, Position, Wdl};
-
-/// The replies to a move, counted by their value for the side replying:
-/// `win` replies win for the opponent of the mover, `loss` replies lose.
-/// All zero when the move ends the game (it enters the den or takes the
-/// last piece) or leaves the opponent without a legal move.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Replies {
-    /// Replies that win for the replying side.
-    pub win: u32,
-    /// Replies that draw.
-    pub draw: u32,
-    /// Replies that lose for the replying side.
-    pub loss: u32,
-}
-
-impl Replies {
-    /// Every reply: `win + draw + loss`.
-    pub fn total(&self) -> u32 {
-        self.win + self.draw + self.loss
-    }
-
-    /// Counts one reply of value `wdl` for the replying side.
-    fn count(&mut self, wdl: Wdl) {
-        match wdl {
-            Wdl::Win => self.win += 1,
-            Wdl::Draw => self.draw += 1,
-            Wdl::Loss => self.loss += 1,
-        }
-    }
-}
 
 impl Tablebase {
     /// The opponent's replies to `mv` in `pos`, by their value for the
