@@ -3,6 +3,7 @@
 use jungletb_rules::Ruleset;
 use jungletb_solver::SolveError;
 use jungletb_tablebase::{ProbeError, TableError};
+use jungletb_wire::ErrorKind;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
@@ -30,10 +31,12 @@ create_exception!(
 /// Which exception a probe failure raises: `"missing"`, `"bad_table"`,
 /// `"mismatch"` or `"value"` (batches carry the kind across threads).
 pub fn kind(e: &ProbeError) -> &'static str {
-    match e {
-        ProbeError::Table(TableError::Missing(_)) | ProbeError::NoTables { .. } => "missing",
-        ProbeError::Table(_) => "bad_table",
-        ProbeError::RulesetMismatch { .. } => "mismatch",
+    // From the one mapping of failures to kinds (the HTTP API's, the
+    // command line's, the browser's).
+    match ErrorKind::of(e) {
+        ErrorKind::MissingTable | ErrorKind::NoTables => "missing",
+        ErrorKind::BadTable => "bad_table",
+        ErrorKind::RulesetMismatch => "mismatch",
         _ => "value",
     }
 }

@@ -26,7 +26,7 @@ use axum::Router;
 use jungletb_analysis::piece_map::MapError;
 use jungletb_indexer::Material;
 use jungletb_rules::{MoveTextError, Position, Ruleset, Square};
-use jungletb_tablebase::{ProbeError, TableError, Tablebase};
+use jungletb_tablebase::{ProbeError, Tablebase};
 use jungletb_wire::{ErrorAnswer, ErrorKind};
 use serde_json::Value as Json;
 use std::sync::atomic::Ordering;
@@ -71,17 +71,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn bad(kind: ErrorKind, message: impl Into<String>) -> ApiError {
+    /// A failure of `kind`, with the status of its kind
+    /// ([`ErrorKind::status`]: one mapping for every route).
+    fn new(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
-            status: StatusCode::BAD_REQUEST,
-            kind,
-            message: message.into(),
-        }
-    }
-
-    fn not_found(kind: ErrorKind, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
+            status: StatusCode::from_u16(kind.status()).expect("a status"),
             kind,
             message: message.into(),
         }
@@ -98,19 +92,12 @@ impl ApiError {
         material: Option<Material>,
     ) -> ApiError {
         let name = material.map_or_else(String::new, |m| m.to_string());
-        match &e {
-            ProbeError::Position(_) => ApiError::bad(ErrorKind::ImpossiblePosition, e.to_string()),
-            ProbeError::Rules(_) => ApiError::bad(ErrorKind::Rules, e.to_string()),
-            ProbeError::RulesetMismatch { .. } => {
-                ApiError::bad(ErrorKind::RulesetMismatch, e.to_string())
+        let kind = ErrorKind::of(&e);
+        let message = match kind {
+            ErrorKind::NoTables => {
+                format!("this server has no tables for rule set '{}'", served.label)
             }
-            ProbeError::GameOver(_) => ApiError::bad(ErrorKind::GameOver, e.to_string()),
-            ProbeError::IllegalMove { .. } => ApiError::bad(ErrorKind::IllegalMove, e.to_string()),
-            ProbeError::NoTables { .. } => ApiError::not_found(
-                ErrorKind::NoTables,
-                format!("this server has no tables for rule set '{}'", served.label),
-            ),
-            ProbeError::Table(TableError::Missing(_)) => {
+            ErrorKind::MissingTable => {
                 if log {
                     log_line!(
                         "{} missing table: {e}; generate it with `jungletb generate {} \
@@ -119,28 +106,21 @@ impl ApiError {
                         served.generate_args
                     );
                 }
-                ApiError::not_found(
-                    ErrorKind::MissingTable,
-                    format!(
-                        "this server has no table for {name}: it has {}",
-                        served.coverage.describe()
-                    ),
+                format!(
+                    "this server has no table for {name}: it has {}",
+                    served.coverage.describe()
                 )
             }
             // A damaged table is the server's problem, not the request's.
-            ProbeError::Table(_) => {
+            ErrorKind::BadTable => {
                 if log {
                     log_line!("{} damaged table: {e}", timestamp());
                 }
-                ApiError {
-                    status: StatusCode::INTERNAL_SERVER_ERROR,
-                    kind: ErrorKind::BadTable,
-                    message: format!(
-                        "a table of this server ({name}) cannot be read; the server's log says why"
-                    ),
-                }
+                format!("a table of this server ({name}) cannot be read; the server's log says why")
             }
-        }
+            _ => e.to_string(),
+        };
+        ApiError::new(kind, message)
     }
 }
 
@@ -183,7 +163,7 @@ fn query_param(query: &Option<String>, key: &str) -> Result<Option<String>, ApiE
 fn query_pairs(query: &Option<String>) -> Result<form_urlencoded::Parse<'_>, ApiError> {
     let q = query.as_deref().unwrap_or("");
     if q.len() > MAX_QUERY {
-        return Err(ApiError::bad(
+        return Err(ApiError::new(
             ErrorKind::QueryTooLong,
             format!("query string of {} bytes (at most {MAX_QUERY})", q.len()),
         ));
@@ -208,7 +188,7 @@ fn check_params(query: &Option<String>, known: &[&str]) -> Result<(), ApiError> 
     let mut seen: Vec<String> = Vec::new();
     for (k, _) in query_pairs(query)? {
         if !known.contains(&k.as_ref()) {
-            return Err(ApiError::bad(
+            return Err(ApiError::new(
                 ErrorKind::Parameter,
                 format!(
                     "unknown query parameter '{}' (this route reads: {})",
@@ -220,7 +200,7 @@ fn check_params(query: &Option<String>, known: &[&str]) -> Result<(), ApiError> 
         let alias = if k == "fen" { "position" } else { k.as_ref() };
         if alias != "rule" && alias != "rules" {
             if seen.iter().any(|s| s == alias) {
-                return Err(ApiError::bad(
+                return Err(ApiError::new(
                     ErrorKind::Parameter,
                     format!("query parameter '{alias}' given twice: ask one at a time"),
                 ));
@@ -236,7 +216,7 @@ fn replies_param(query: &Option<String>) -> Result<bool, ApiError> {
     match query_param(query, "replies")?.as_deref() {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
-        Some(other) => Err(ApiError::bad(
+        Some(other) => Err(ApiError::new(
             ErrorKind::Parameter,
             format!(
                 "replies={}: expected true or false",
@@ -254,14 +234,14 @@ fn position_param(query: &Option<String>) -> Result<Position, ApiError> {
         None => query_param(query, "fen")?,
     };
     let text = given.ok_or_else(|| {
-        ApiError::bad(
+        ApiError::new(
             ErrorKind::MissingPosition,
             "missing ?position=… (e.g. ?position=7/7/7/7/7/7/7/7/E5r_w)",
         )
     })?;
     text.replace('_', " ")
         .parse()
-        .map_err(|e| ApiError::bad(ErrorKind::Notation, format!("{e}")))
+        .map_err(|e| ApiError::new(ErrorKind::Notation, format!("{e}")))
 }
 
 /// Refuses a request whose `ruleset` or `rule` parameters name rules other
@@ -287,7 +267,7 @@ fn check_rule_params(
     if named.is_none() && options.is_empty() {
         return Ok(());
     }
-    let bad = |e: String| ApiError::bad(ErrorKind::Rules, e);
+    let bad = |e: String| ApiError::new(ErrorKind::Rules, e);
     let mut asked = match named {
         None => served.rules.clone(),
         Some(n) if *n == served.label => served.rules.clone(),
@@ -297,7 +277,7 @@ fn check_rule_params(
         asked.apply_override(kv).map_err(|e| bad(e.to_string()))?;
     }
     match tb.check_rules(&asked) {
-        Err(ProbeError::RulesetMismatch { position, tables }) => Err(ApiError::bad(
+        Err(ProbeError::RulesetMismatch { position, tables }) => Err(ApiError::new(
             ErrorKind::RulesetMismatch,
             format!(
                 "the request asks for rule set '{position}' but '/api/{}' serves rule set \
@@ -305,7 +285,7 @@ fn check_rule_params(
                 served.label
             ),
         )),
-        Err(e) => Err(ApiError::bad(ErrorKind::Rules, e.to_string())),
+        Err(e) => Err(ApiError::new(ErrorKind::Rules, e.to_string())),
         Ok(()) => Ok(()),
     }
 }
@@ -315,10 +295,10 @@ fn served(
     state: &AppState,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<(&Served, Arc<Tablebase>), ApiError> {
-    let Path(label) = path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text()))?;
+    let Path(label) = path.map_err(|e| ApiError::new(ErrorKind::Path, e.body_text()))?;
     let served = state.served(&label).ok_or_else(|| {
         let known: Vec<&str> = state.rulesets.iter().map(|s| s.label.as_str()).collect();
-        ApiError::not_found(
+        ApiError::new(
             ErrorKind::UnknownRuleset,
             format!(
                 "this server has no rule set '{}' (it serves: {})",
@@ -329,7 +309,7 @@ fn served(
     })?;
     match &served.tables {
         Ok(tb) => Ok((served, Arc::clone(tb))),
-        Err(_) => Err(ApiError::not_found(
+        Err(_) => Err(ApiError::new(
             ErrorKind::NoTables,
             format!("this server has no tables for rule set '{}'", served.label),
         )),
@@ -370,20 +350,15 @@ async fn cached_or_compute(
     // bounded whatever the number of connections.
     let Ok(_queued) = Arc::clone(&state.queue).try_acquire_owned() else {
         state.metrics.overloaded.fetch_add(1, Ordering::Relaxed);
-        return ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            kind: ErrorKind::Overloaded,
-            message: "too many requests waiting for the tables; try again".into(),
-        }
+        return ApiError::new(
+            ErrorKind::Overloaded,
+            "too many requests waiting for the tables; try again",
+        )
         .into_response();
     };
     let Ok(worker) = Arc::clone(&state.workers).acquire_owned().await else {
-        return ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            kind: ErrorKind::ShuttingDown,
-            message: "the server is shutting down".into(),
-        }
-        .into_response();
+        return ApiError::new(ErrorKind::ShuttingDown, "the server is shutting down")
+            .into_response();
     };
     let result = tokio::task::spawn_blocking(move || {
         let r = work();
@@ -406,12 +381,9 @@ async fn cached_or_compute(
             json_response(StatusCode::OK, body)
         }
         Ok(Err(e)) => e.into_response(),
-        Err(join) => ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            kind: ErrorKind::Internal,
-            message: format!("the probe failed: {join}"),
+        Err(join) => {
+            ApiError::new(ErrorKind::Internal, format!("the probe failed: {join}")).into_response()
         }
-        .into_response(),
     }
 }
 
@@ -489,19 +461,19 @@ async fn map(
     tri!(check_rule_params(&query, served, &tb));
     let pos = tri!(position_param(&query));
     let square = tri!(
-        tri!(query_param(&query, "square")).ok_or_else(|| ApiError::bad(
+        tri!(query_param(&query, "square")).ok_or_else(|| ApiError::new(
             ErrorKind::MissingSquare,
             "missing &square=… (e.g. &square=a1)"
         ))
     );
     let from: Square = tri!(square
         .parse()
-        .map_err(|e: MoveTextError| ApiError::bad(ErrorKind::Square, e.to_string())));
+        .map_err(|e: MoveTextError| ApiError::new(ErrorKind::Square, e.to_string())));
     let key = format!("map|{}|{pos}|{from}", served.label);
     let fail = failure(&state, served);
     cached_or_compute(Arc::clone(&state), key, move || {
         answers::map(&tb, &pos, from).map_err(|e| match e {
-            MapError::NoPiece(_) => ApiError::bad(ErrorKind::NoPiece, e.to_string()),
+            MapError::NoPiece(_) => ApiError::new(ErrorKind::NoPiece, e.to_string()),
             MapError::Probe(e) => fail(e, Material::of_position(&pos)),
         })
     })
@@ -514,13 +486,13 @@ async fn stats(
     RawQuery(query): RawQuery,
 ) -> Response {
     let Path((label, material)) =
-        tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
+        tri!(path.map_err(|e| ApiError::new(ErrorKind::Path, e.body_text())));
     let (served, tb) = tri!(served(&state, Ok(Path(label))));
     tri!(check_params(&query, STATS_PARAMS));
     tri!(check_rule_params(&query, served, &tb));
     let m: Material = tri!(material
         .parse()
-        .map_err(|e: jungletb_indexer::MaterialError| ApiError::bad(
+        .map_err(|e: jungletb_indexer::MaterialError| ApiError::new(
             ErrorKind::Material,
             e.to_string()
         )));
@@ -533,8 +505,8 @@ async fn stats(
 }
 
 async fn board(State(state): State<Shared>, path: Result<Path<String>, PathRejection>) -> Response {
-    let Path(label) = tri!(path.map_err(|e| ApiError::bad(ErrorKind::Path, e.body_text())));
-    let served = tri!(state.served(&label).ok_or_else(|| ApiError::not_found(
+    let Path(label) = tri!(path.map_err(|e| ApiError::new(ErrorKind::Path, e.body_text())));
+    let served = tri!(state.served(&label).ok_or_else(|| ApiError::new(
         ErrorKind::UnknownRuleset,
         "this server has no such rule set (see /api/rulesets)"
     )));
@@ -575,7 +547,7 @@ async fn metrics(State(state): State<Shared>) -> Response {
 }
 
 async fn not_found() -> Response {
-    ApiError::not_found(
+    ApiError::new(
         ErrorKind::NoRoute,
         "no such page; the API is at /api/{ruleset}?position=…, the board at /",
     )
@@ -645,11 +617,10 @@ fn preflight() -> Response {
 
 /// 405 for a method a route does not answer, as JSON like every error.
 async fn method_not_allowed() -> Response {
-    ApiError {
-        status: StatusCode::METHOD_NOT_ALLOWED,
-        kind: ErrorKind::MethodNotAllowed,
-        message: "only GET (and OPTIONS) are answered".into(),
-    }
+    ApiError::new(
+        ErrorKind::MethodNotAllowed,
+        "only GET (and OPTIONS) are answered",
+    )
     .into_response()
 }
 

@@ -19,7 +19,8 @@
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   const failure = (e) => {
     const status = { notation: 400, impossible_position: 400, game_over: 400, square: 400, no_piece: 400,
-      ruleset_mismatch: 400, rules: 400, options: 400, missing_table: 404, no_tables: 404 }[e.kind] ?? 500;
+      ruleset_mismatch: 400, rules: 400, options: 400, illegal_move: 400, missing_table: 404, no_tables: 404,
+      unknown_ruleset: 404 }[e.kind] ?? 500;
     return json({ error: e.message, kind: e.kind ?? "internal" }, status);
   };
   async function list() {

@@ -1,10 +1,10 @@
 //! Failed answers: a machine-readable kind and a message.
 
 use jungletb_tablebase::{ProbeError, TableError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What kind of failure an [`ErrorAnswer`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The position text does not parse.
@@ -71,6 +71,35 @@ impl ErrorKind {
             ProbeError::NoTables { .. } => ErrorKind::NoTables,
             ProbeError::Table(TableError::Missing(_)) => ErrorKind::MissingTable,
             ProbeError::Table(_) => ErrorKind::BadTable,
+        }
+    }
+
+    /// The HTTP status of an answer of this kind: 400 for a request at
+    /// fault, 404 for what this server does not hold, 405, 503 for a
+    /// server at its limit or stopping, 500 for the server's own failure.
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorKind::Notation
+            | ErrorKind::ImpossiblePosition
+            | ErrorKind::Rules
+            | ErrorKind::IllegalMove
+            | ErrorKind::GameOver
+            | ErrorKind::RulesetMismatch
+            | ErrorKind::MissingPosition
+            | ErrorKind::MissingSquare
+            | ErrorKind::Square
+            | ErrorKind::NoPiece
+            | ErrorKind::Material
+            | ErrorKind::Path
+            | ErrorKind::QueryTooLong
+            | ErrorKind::Parameter => 400,
+            ErrorKind::NoTables
+            | ErrorKind::MissingTable
+            | ErrorKind::UnknownRuleset
+            | ErrorKind::NoRoute => 404,
+            ErrorKind::MethodNotAllowed => 405,
+            ErrorKind::Overloaded | ErrorKind::ShuttingDown => 503,
+            ErrorKind::BadTable | ErrorKind::Internal => 500,
         }
     }
 }
