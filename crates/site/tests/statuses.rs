@@ -14,7 +14,10 @@ fn server_kind(kind: &str) -> Option<ErrorKind> {
     match serde_json::from_value(serde_json::Value::String(kind.into())) {
         Ok(k) => Some(k),
         Err(_) => {
-            assert!(["options", "host"].contains(&kind), "{kind} is no kind of the server");
+            assert!(
+                ["options", "host"].contains(&kind),
+                "{kind} is no kind of the server"
+            );
             None
         }
     }
@@ -49,7 +52,9 @@ fn every_answer_the_static_api_writes_has_its_kinds_status() {
         // `json({ …, kind: "…" }, STATUS)`; a kind thrown instead goes
         // through the table above.
         let after = &rest[rest.find('"').unwrap()..];
-        let Some(call) = after.strip_prefix("\" }, ") else { continue };
+        let Some(call) = after.strip_prefix("\" }, ") else {
+            continue;
+        };
         let status: u16 = call[..3].parse().expect("a status");
         if let Some(rust) = server_kind(kind) {
             assert_eq!(status, rust.status(), "{kind}");
