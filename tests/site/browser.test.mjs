@@ -74,8 +74,8 @@ try {
   const materialPages = ["ELvTR", stats[0].material, stats[stats.length >> 1].material]
     .map((m) => `standard/materials/${m}.html`);
   const views = [
-    [null, ["index.html", "downloads.html", "puzzles.html", ...materialPages]],
-    [{ width: 390, height: 844 }, ["index.html", "puzzles.html", ...materialPages]],
+    [null, ["index.html", "downloads.html", "puzzles.html", "train.html", ...materialPages]],
+    [{ width: 390, height: 844 }, ["index.html", "puzzles.html", "train.html", ...materialPages]],
   ];
   for (const [viewport, pages] of views) {
   if (viewport) await page.setViewportSize(viewport);
@@ -161,6 +161,38 @@ try {
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 391, `the trainer is ${wide} px wide on a phone`);
   say(`trainer on a phone: ${summary}`);
+
+  // Holding a draw, chosen on train.html (on the phone still): a move
+  // that loses is judged so and taken back; then moves that hold the
+  // draw are each judged held, against the tables' defence.
+  await page.goto(`${url}/train.html`);
+  const drawHref = await page.$$eval("a[href*='train=1']", (as) => as.find((a) => /holds the draw/.test(a.textContent))?.href);
+  assert.ok(drawHref, "train.html offers a draw to hold");
+  await page.goto(drawHref);
+  await page.waitForFunction(() => /hold the draw/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+  const holder = drawHref.includes("_w") || drawHref.includes("%20w") ? "w" : "b";
+  await settled(holder);
+  const losing = await page.$$eval("#moves li", (lis) => lis.find((li) => li.classList.contains("loss"))?.dataset.move);
+  assert.ok(losing, "a move that loses the draw");
+  await play(losing);
+  await page.waitForFunction(() => /the draw is lost/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+  await page.click("#train-back");
+  await page.waitForFunction(() => /Taken back/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+  let held = 0;
+  for (let turn = 0; held < 3 && turn < 60; turn++) {
+    await settled(holder);
+    if (/Game over/.test(await page.$eval("#train-status", (e) => e.textContent))) break;
+    const drawing = await page.$$eval("#moves li", (lis) => lis.find((li) => li.classList.contains("draw"))?.dataset.move);
+    assert.ok(drawing, "a drawn position with no drawing move");
+    await play(drawing);
+    await page.waitForFunction(() => /the draw is held/.test(document.getElementById("train-status").textContent), null, { timeout: 30000 });
+    held += 1;
+    await page.waitForFunction((side) => !document.getElementById("fen").value.endsWith(" " + side) || /Game over/.test(document.getElementById("train-status").textContent), holder, { timeout: 30000 });
+  }
+  const log = await page.$$eval("#train-log li", (lis) => lis.map((li) => `${li.className}: ${li.textContent}`));
+  assert.ok(log.filter((l) => /the draw is held/.test(l)).length >= Math.min(held, 3) && held >= 1, log.join("; "));
+  assert.ok(log.some((l) => l.startsWith("thrown") && /the draw is lost/.test(l)), log.join("; "));
+  say(`draw training on a phone: ${held} moves held, one lost and taken back`);
 
   await page.setViewportSize({ width: 1280, height: 720 });
   // Another origin: the page on 127.0.0.1, the tables on localhost. With

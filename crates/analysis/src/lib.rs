@@ -10,6 +10,8 @@
 //!   the longest win and loss.
 //! - [`piece_map`]: the value of a position with one piece on each square.
 //! - [`puzzles`]: positions where exactly one move wins, the deepest first.
+//! - [`exercises`]: positions to win at a few depths and a hard draw to
+//!   hold, with how many moves keep their value (the site's trainer).
 //! - [`svg`]: those maps and histograms as pictures.
 //!
 //! Every scan reads tables through [`jungletb_tablebase::Table`] (memory maps,
@@ -30,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod exercises;
 pub mod histogram;
 pub mod piece_map;
 pub mod placements;

@@ -373,3 +373,50 @@ fn each_puzzle_has_one_winning_move_and_the_deepest_is_found() {
         assert_eq!(found[0].plies, deepest, "{name}");
     }
 }
+
+/// Each exercise holds the value it offers (a win at its distance, or a
+/// draw), counts the moves that keep that value as the moves' own values
+/// say (`probe_root`), and the wins go from shallow to the table's
+/// longest; the draw can be lost.
+#[test]
+fn exercises_hold_their_value_and_count_the_moves_that_keep_it() {
+    use jungletb_analysis::exercises::exercises_of;
+    use jungletb_rules::Wdl;
+    let rules = Ruleset::standard();
+    let tb = tables(&rules);
+    let mut draws = 0;
+    for name in ["LvR", "WRvW", "CvC"] {
+        let m: Material = name.parse().unwrap();
+        let hist = histogram(&tb, m).unwrap();
+        let found = exercises_of(&tb, m, &hist).unwrap();
+        let wins: Vec<u16> = found.iter().filter_map(|e| e.plies).collect();
+        assert!(wins.windows(2).all(|w| w[0] < w[1]), "{name}: {wins:?}");
+        let longest = [&hist.white, &hist.black]
+            .iter()
+            .filter_map(|s| s.longest_win.as_ref()?.0.plies())
+            .max();
+        assert_eq!(
+            wins.last().copied(),
+            longest,
+            "{name}: the last is the longest win"
+        );
+        for e in &found {
+            let value = tb.probe(&e.position).unwrap();
+            match e.goal {
+                Wdl::Win => assert_eq!(value, Value::Win(e.plies.unwrap()), "{}", e.position),
+                Wdl::Draw => {
+                    assert_eq!(value, Value::Draw, "{}", e.position);
+                    assert!(e.good_moves < e.moves, "{}: cannot be lost", e.position);
+                    draws += 1;
+                }
+                Wdl::Loss => panic!("{}: a lost exercise", e.position),
+            }
+            let roots = tb.probe_root(&e.position).unwrap();
+            assert_eq!(roots.len(), e.moves);
+            let keeping = roots.iter().filter(|r| r.value.wdl() == e.goal).count();
+            assert_eq!(keeping, e.good_moves, "{}", e.position);
+            assert!(e.good_moves >= 1, "{}", e.position);
+        }
+    }
+    assert!(draws >= 1, "no draw to hold in LvR, WRvW or CvC");
+}

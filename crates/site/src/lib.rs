@@ -13,6 +13,7 @@
 //! | `rulesets.json` | the rule set, as `/api/rulesets` lists it |
 //! | `stats.json` | every material's statistics (as `jungletb stats --json --histograms`) |
 //! | `puzzles.html`, `<label>/puzzles.json` | the deepest positions where exactly one move wins, each a board link, with its answer and line on request |
+//! | `train.html`, `<label>/exercises.json` | for every material, won positions at a few depths and a draw to hold, each with how many moves keep its value, each a link that starts a training game |
 //! | `downloads.html`, `SHA256SUMS` | every table file with its size and SHA-256 (`sha256sum -c SHA256SUMS` checks a download) |
 //! | `<label>/manifest.json` | the tables the JavaScript package may read: material, file, bytes, SHA-256 |
 //! | `<label>/<material>.jtbz` | the tables (hard links where the file system allows, else copies) |
@@ -194,6 +195,8 @@ pub(crate) struct MaterialPage {
     pub(crate) depends: Vec<String>,
     /// Its deepest only-move puzzles.
     pub(crate) puzzles: Vec<jungletb_wire::PuzzleAnswer>,
+    /// Its training exercises.
+    pub(crate) exercises: Vec<jungletb_wire::ExerciseAnswer>,
 }
 
 /// Only-move puzzles shown a material.
@@ -325,6 +328,10 @@ fn material_page(
             Ok(jungletb_wire::PuzzleAnswer::new(tb.rules(), p, &line))
         })
         .collect::<Result<Vec<_>, ProbeError>>()?;
+    let exercises = jungletb_analysis::exercises::exercises_of(tb, m, &hist)?
+        .iter()
+        .map(|e| jungletb_wire::ExerciseAnswer::new(tb.rules(), e))
+        .collect();
     let mut depends: Vec<String> = m
         .sub_materials()
         .into_iter()
@@ -351,6 +358,7 @@ fn material_page(
         zugzwangs,
         depends,
         puzzles,
+        exercises,
     })
 }
 
@@ -497,11 +505,26 @@ pub fn build(
         serde_json::to_string(&puzzles).expect("serialisable"),
     )?;
     other += write(&out.join("puzzles.html"), pages::puzzles(rules, &puzzles))?;
+    let exercises: Vec<&jungletb_wire::ExerciseAnswer> =
+        pages.iter().flat_map(|p| &p.exercises).collect();
+    other += write(
+        &site_dir.join("exercises.json"),
+        serde_json::to_string(&exercises).expect("serialisable"),
+    )?;
+    other += write(&out.join("train.html"), pages::train(rules, &pages))?;
     other += pages::write_board(out, package)?;
     // What an earlier build served and this one does not.
     let mut keep: std::collections::BTreeSet<String> =
         pages.iter().map(|p| p.table.file.clone()).collect();
-    keep.extend(["manifest.json", "board.json", "puzzles.json"].map(String::from));
+    keep.extend(
+        [
+            "manifest.json",
+            "board.json",
+            "puzzles.json",
+            "exercises.json",
+        ]
+        .map(String::from),
+    );
     prune(&site_dir, &keep)?;
     let pages_kept = pages
         .iter()

@@ -15,7 +15,7 @@ const SITE_CSS: &str = "body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;m
 padding:0 .75rem;color:#222}table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.15rem .4rem;\
 text-align:right;border-bottom:1px solid #ddd;vertical-align:top}th{background:#f4f4f4}\
 td:first-child,th:first-child{text-align:left}code{font-size:.92em;word-break:break-all}\
-.line{word-break:normal;overflow-wrap:anywhere}.move{white-space:nowrap}nav a{margin-right:1rem}\
+.line{word-break:normal;overflow-wrap:anywhere}.move{white-space:nowrap}nav{display:flex;flex-wrap:wrap;gap:.2rem 1rem}\
 img.hist{width:100%;height:auto;display:block}.bar{display:inline-flex;width:7rem;max-width:24vw;\
 height:.8rem;vertical-align:middle;border:1px solid #999}.bar i{display:block;height:100%}\
 .bar .w{background:#2e7d32}.bar .d{background:#bdbdbd}.bar .l{background:#c62828}\
@@ -77,7 +77,7 @@ fn page(title: &str, root: &str, body: &str) -> String {
          <title>{t}</title>\n<link rel=\"stylesheet\" href=\"{root}assets/site.css\">\n\
          <link rel=\"icon\" href=\"{root}assets/favicon.svg\" type=\"image/svg+xml\">\n</head>\n<body>\n\
          <nav><a href=\"{root}index.html\">Materials</a><a href=\"{root}board.html\">Board</a>\
-         <a href=\"{root}puzzles.html\">Puzzles</a>\
+         <a href=\"{root}puzzles.html\">Puzzles</a><a href=\"{root}train.html\">Train</a>\
          <a href=\"{root}downloads.html\">Downloads</a></nav>\n{body}\n\
          <footer><p>Values from jungletb tables: win, draw or loss for the side to move and \
          the plies to the end of the game with best play. Every position is probed in your \
@@ -114,6 +114,79 @@ fn train_link(rules: &Ruleset, root: &str, position: &str, text: &str) -> String
         esc(&rules.label()),
         esc(&position.replace(' ', "_")),
     )
+}
+
+/// The training link of an exercise: its goal, depth and how many moves
+/// keep its value (`win in 17: 2 of 9 moves win`).
+fn exercise_link(rules: &Ruleset, root: &str, e: &jungletb_wire::ExerciseAnswer) -> String {
+    let side = if e.position.ends_with(" w") {
+        "White"
+    } else {
+        "Black"
+    };
+    let text = match e.plies {
+        Some(plies) => format!(
+            "{side} wins in {plies}: {} of {} moves win",
+            e.good_moves, e.moves
+        ),
+        None => format!(
+            "{side} holds the draw: {} of {} moves hold it",
+            e.good_moves, e.moves
+        ),
+    };
+    train_link(rules, root, &e.position, &text)
+}
+
+/// `train.html`: every material's exercises, by piece count, strongest
+/// first: a won position at a few depths and a draw to hold, each a link
+/// that starts a training game on the board.
+pub(crate) fn train(rules: &Ruleset, pages: &[MaterialPage]) -> String {
+    let label = esc(&rules.label());
+    let mut body = format!(
+        "<h1>Train</h1>\n<p>Pick a material and a task: you play the side to move on the \
+         board, the tables defend (among their best moves, the one that leaves you the fewest \
+         good replies), and every move is judged at once, with take-back. Deeper wins and \
+         fewer good moves are harder. Rule set {label}; also as \
+         <a href=\"{label}/exercises.json\">JSON</a>.</p>\n"
+    );
+    let top = pages.iter().map(|p| p.stats.pieces).max().unwrap_or(0);
+    for k in 2..=top {
+        let mut of_k: Vec<&MaterialPage> = pages
+            .iter()
+            .filter(|p| p.stats.pieces == k && !p.exercises.is_empty())
+            .collect();
+        if of_k.is_empty() {
+            continue;
+        }
+        of_k.sort_by_key(|p| {
+            p.stats
+                .material
+                .parse::<jungletb_indexer::Material>()
+                .map(|m| m.strongest_first())
+                .ok()
+        });
+        let _ = writeln!(
+            body,
+            "<details{}><summary>{k} pieces ({} materials)</summary>\n<ul>",
+            if k <= 3 { " open" } else { "" },
+            of_k.len()
+        );
+        for p in of_k {
+            let links: Vec<String> = p
+                .exercises
+                .iter()
+                .map(|e| exercise_link(rules, "", e))
+                .collect();
+            let _ = writeln!(
+                body,
+                "<li><a href=\"{label}/materials/{m}.html\">{m}</a>: {}</li>",
+                links.join("; "),
+                m = esc(&p.stats.material)
+            );
+        }
+        body.push_str("</ul>\n</details>\n");
+    }
+    page(&format!("Train — jungletb {}", rules.label()), "", &body)
 }
 
 /// A puzzle: its board link, and its answer and line on request.
@@ -323,6 +396,16 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
             body.push_str(&puzzle_item(rules, root, z, false));
         }
         body.push_str("</ol>\n");
+    }
+    if !p.exercises.is_empty() {
+        body.push_str(
+            "<h2>Train</h2>\n<p>Play the side to move against the tables' defence, each \
+             move judged:</p>\n<ul>\n",
+        );
+        for e in &p.exercises {
+            let _ = writeln!(body, "<li>{}</li>", exercise_link(rules, root, e));
+        }
+        body.push_str("</ul>\n");
     }
     let _ = write!(
         body,

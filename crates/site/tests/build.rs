@@ -130,6 +130,64 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
             "{position}"
         );
     }
+    // The training page: every exercise a link that starts a game from
+    // it, the position holding the value it offers; each material page
+    // has its own.
+    let train = std::fs::read_to_string(site.join("train.html")).unwrap();
+    let exercises: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(site.join("standard/exercises.json")).unwrap(),
+    )
+    .unwrap();
+    let tb = Tablebase::open(root.path(), rules.clone()).unwrap();
+    let mut draws = 0;
+    for e in &exercises {
+        let text = e["position"].as_str().unwrap();
+        let link = format!("position={}&amp;train=1", text.replace(' ', "_"));
+        assert!(train.contains(&link), "{text} not on train.html");
+        let page = std::fs::read_to_string(site.join(format!(
+            "standard/materials/{}.html",
+            e["material"].as_str().unwrap()
+        )))
+        .unwrap();
+        assert!(page.contains(&link), "{text} not on its material's page");
+        let value = tb.probe(&text.parse().unwrap()).unwrap();
+        match e["goal"].as_str().unwrap() {
+            "win" => assert_eq!(
+                value.plies(),
+                e["plies"].as_u64().map(|p| p as u16),
+                "{text}"
+            ),
+            "draw" => {
+                assert_eq!(value, jungletb_rules::Value::Draw, "{text}");
+                draws += 1;
+            }
+            goal => panic!("{text}: goal {goal}"),
+        }
+        assert!(e["good_moves"].as_u64().unwrap() <= e["moves"].as_u64().unwrap());
+    }
+    // Every material that has wins offers one, and its longest among them.
+    let stats: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(site.join("stats.json")).unwrap()).unwrap();
+    for m in &stats {
+        let name = m["material"].as_str().unwrap();
+        let longest = ["white_to_move", "black_to_move"]
+            .iter()
+            .filter_map(|s| m[s]["longest_win"].as_u64())
+            .max()
+            .unwrap_or(0);
+        let deepest = exercises
+            .iter()
+            .filter(|e| e["material"] == name)
+            .filter_map(|e| e["plies"].as_u64())
+            .max()
+            .unwrap_or(0);
+        assert_eq!(deepest, longest, "{name}");
+    }
+    assert!(
+        draws > 0,
+        "no draw to hold in {} exercises",
+        exercises.len()
+    );
     for f in [
         "board.html",
         "assets/app.js",

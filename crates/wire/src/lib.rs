@@ -35,6 +35,7 @@
 
 mod board;
 mod error;
+mod exercises;
 mod info;
 mod plan;
 mod probe;
@@ -49,6 +50,7 @@ pub use board::{
     RulesetEntry, RulesetsAnswer,
 };
 pub use error::{chain, ErrorAnswer, ErrorKind};
+pub use exercises::ExerciseAnswer;
 pub use info::{InfoAnswer, InfoCompressed, InfoSide, PieceCountStats, Wld};
 pub use plan::{Calibration, PlanAnswer, PlanTotal, PlannedMaterial};
 pub use probe::{
