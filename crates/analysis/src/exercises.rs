@@ -52,14 +52,8 @@ pub fn exercises_of(
     let (material, _) = material.canonical();
     let scanner = tb.scanner(material)?;
     let idx = scanner.table().index();
-    // The distances wanted: wins of the stored sides (a table of White to
-    // move only stores White's).
-    let mut counts = hist.white.wins.clone();
-    if !idx.white_to_move_only() {
-        let black = &hist.black.wins;
-        counts.resize(counts.len().max(black.len()), 0);
-        counts.iter_mut().zip(black).for_each(|(x, y)| *x += y);
-    }
+    // The distances wanted, among the wins of the stored slots.
+    let counts = hist.stored_wins(idx.white_to_move_only());
     let longest = counts.iter().rposition(|&k| k > 0);
     let mut wanted: Vec<u16> = Vec::new();
     if let Some(longest) = longest {

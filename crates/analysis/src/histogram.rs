@@ -87,6 +87,19 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    /// Wins of each distance among a table's stored slots: both sides',
+    /// or White's alone for a table of `white_to_move_only` (whose Black
+    /// side is White's colour-swapped, stored nowhere).
+    pub fn stored_wins(&self, white_to_move_only: bool) -> Vec<u64> {
+        let mut counts = self.white.wins.clone();
+        if !white_to_move_only {
+            let black = &self.black.wins;
+            counts.resize(counts.len().max(black.len()), 0);
+            counts.iter_mut().zip(black).for_each(|(x, y)| *x += y);
+        }
+        counts
+    }
+
     /// One side's histogram.
     pub fn side(&self, c: Color) -> &SideHistogram {
         match c {

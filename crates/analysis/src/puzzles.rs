@@ -54,15 +54,7 @@ pub fn puzzles_of(
     let (material, _) = material.canonical();
     let scanner = tb.scanner(material)?;
     let idx = scanner.table().index();
-    // Wins of each distance among the stored slots (a table of White to
-    // move only stores no Black-to-move slot: its histogram's Black side
-    // is White's swapped).
-    let mut counts = hist.white.wins.clone();
-    if !idx.white_to_move_only() {
-        let black = &hist.black.wins;
-        counts.resize(counts.len().max(black.len()), 0);
-        counts.iter_mut().zip(black).for_each(|(x, y)| *x += y);
-    }
+    let counts = hist.stored_wins(idx.white_to_move_only());
     // The shallowest distance kept: the deepest CANDIDATES wins (at least
     // one distance, however many positions it has; wins in 1 are no
     // puzzle).

@@ -180,10 +180,12 @@ impl std::fmt::Display for ByteCountError {
 impl std::error::Error for ByteCountError {}
 
 /// Output and work options of the whole-table scans (`zugzwangs`,
-/// `compare-rules`).
+/// `compare-rules`, `puzzles`).
 #[derive(Args, Debug, Clone)]
 pub struct ScanArgs {
-    /// One JSON object per material, then one per piece count.
+    /// JSON lines instead of text: zugzwangs and compare-rules write one
+    /// object per material, then one per piece count; puzzles one per
+    /// puzzle, with its solution and line.
     #[arg(long)]
     pub json: bool,
     /// Worker threads (default: all cores).
