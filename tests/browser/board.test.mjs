@@ -187,6 +187,10 @@ try {
   await page.click("#flip");
   await page.click("#start");
   await page.waitForFunction(() => document.getElementById("fen").value === "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w");
+  // The start is shown as the start, no table asked for and no error.
+  await page.waitForFunction(() => document.getElementById("value").dataset.category === "start");
+  assert.match(await page.$eval("#value", (e) => e.textContent), /no table holds it/);
+  assert.equal(await page.$eval("#error", (e) => e.textContent), "");
   say("swap colours, flip and the start position work");
   await page.goto(base + "/?ruleset=standard&position=7/7/4t2/7/7/7/1E5/7/R6_w");
   await waitValue();

@@ -70,12 +70,12 @@ try {
 
   // Material pages: texts inside the page, none overlapping, histogram
   // drawn; on a desktop and on a 390 × 844 phone, with no sideways scroll.
-  const stats = JSON.parse(readFileSync(`${siteDir}/stats.json`, "utf8"));
+  const stats = JSON.parse(readFileSync(`${siteDir}/standard/stats.json`, "utf8"));
   const materialPages = ["ELvTR", stats[0].material, stats[stats.length >> 1].material]
     .map((m) => `standard/materials/${m}.html`);
   const views = [
-    [null, ["index.html", "downloads.html", "puzzles.html", "train.html", ...materialPages]],
-    [{ width: 390, height: 844 }, ["index.html", "puzzles.html", "train.html", ...materialPages]],
+    [null, ["index.html", ...["index", "downloads", "puzzles", "train"].map((p) => `standard/${p}.html`), ...materialPages]],
+    [{ width: 390, height: 844 }, ["index.html", ...["index", "puzzles", "train"].map((p) => `standard/${p}.html`), ...materialPages]],
   ];
   for (const [viewport, pages] of views) {
   if (viewport) await page.setViewportSize(viewport);
@@ -162,10 +162,10 @@ try {
   assert.ok(wide <= 391, `the trainer is ${wide} px wide on a phone`);
   say(`trainer on a phone: ${summary}`);
 
-  // Holding a draw, chosen on train.html (on the phone still): a move
+  // Holding a draw, chosen on standard/train.html (on the phone still): a move
   // that loses is judged so and taken back; then moves that hold the
   // draw are each judged held, against the tables' defence.
-  await page.goto(`${url}/train.html`);
+  await page.goto(`${url}/standard/train.html`);
   const drawHref = await page.$$eval("a[href*='train=1']", (as) => as.find((a) => /holds the draw/.test(a.textContent))?.href);
   assert.ok(drawHref, "train.html offers a draw to hold");
   await page.goto(drawHref);

@@ -130,6 +130,27 @@ for (const [where, location] of [["local files", "RULES_TABLES"], ["HTTP ranges"
   });
 }
 
+test("one site of three rule sets lists them all, each with its pages and its own tables", async () => {
+  const site = env("RULES_SITE");
+  const list = await (await fetch(new URL("rulesets.json", site))).json();
+  const labels = list.rulesets.map((r) => r.label);
+  assert.deepEqual(labels, ["standard", "leiden", "popular-custom-96041d7177d2e47e"]);
+  const index = await (await fetch(new URL("index.html", site))).text();
+  for (const label of labels) {
+    for (const page of ["index", "puzzles", "train", "downloads"]) {
+      assert.ok(index.includes(`href="${label}/${page}.html"`), `${label}/${page}.html not listed`);
+      const r = await fetch(new URL(`${label}/${page}.html`, site));
+      assert.equal(r.status, 200, `${label}/${page}.html`);
+      assert.ok((await r.text()).includes(`Rules: <b>${label}</b>`), `${label}/${page}.html names its rule set`);
+    }
+    const manifest = await (await fetch(new URL(`${label}/manifest.json`, site))).json();
+    assert.equal(manifest.ruleset, label);
+  }
+  // SHA256SUMS covers every rule set's tables.
+  const sums = await (await fetch(new URL("SHA256SUMS", site))).text();
+  for (const label of labels) assert.match(sums, new RegExp(`  ${label}/EvE\\.jtbz`));
+});
+
 test("the planted fault (a Position's rules dropped) fails the property", async () => {
   const tb = await Tablebase.open(env("RULES_TABLES"), { ruleset: "standard" });
   await assert.rejects(() => answersOnlyUnderItsRules(dropsRules(tb)), assert.AssertionError);

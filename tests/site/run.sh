@@ -48,24 +48,19 @@ say "generating the standard tables up to 3 pieces and ELvTR"
 "$bin" site --tables "$work/ctables" --out "$work/site" --js "$repo/js" -q | sed 's/^/site test: /'
 
 # The cross-rule fixtures (rules.test.mjs): the 2-piece tables of three
-# rule sets, as files and as a site of three rule-set directories; and the
-# popular + wolf_outranks_dog tables under standard's name, as files and
-# as a site whose manifest was edited to say standard.
+# rule sets, as files and as one site of the three (built by one `site`
+# over the tables root); and the popular + wolf_outranks_dog tables under
+# standard's name, as files and as a site whose manifest was edited to
+# say standard.
 say "generating the 2-piece tables of standard, leiden and popular + wolf_outranks_dog"
 wolf="--ruleset popular --rule wolf_outranks_dog=true"
 wolf_label=popular-custom-96041d7177d2e47e
-mkdir -p "$work/site/rules" "$work/site/swapped/standard" "$work/swapped/standard"
-n=0
+mkdir -p "$work/site/swapped/standard" "$work/swapped/standard"
 for r in "--ruleset standard" "--ruleset leiden" "$wolf"; do
-  n=$((n + 1))
   # shellcheck disable=SC2086 # the rule-set arguments split on purpose
   "$bin" generate --out "$work/rules" $r --max-pieces 2 -q
-  # shellcheck disable=SC2086
-  "$bin" site --tables "$work/rules" $r --out "$work/rules-site-$n" --js "$repo/js" -q >/dev/null
-  for d in "$work/rules-site-$n"/*/; do
-    if [ -f "$d/manifest.json" ]; then cp -r "$d" "$work/site/rules/"; fi
-  done
 done
+"$bin" site --tables "$work/rules" --out "$work/site/rules" --js "$repo/js" -q | sed 's/^/site test: /'
 cp "$work/rules/$wolf_label"/*.jtb "$work/swapped/standard/"
 cp -r "$work/site/rules/$wolf_label/." "$work/site/swapped/standard/"
 python3 - "$work/site/swapped/standard/manifest.json" <<'PY'
@@ -154,8 +149,8 @@ PY
 say "nginx at $url (range requests: 206)"
 
 # The positions: every material's longest win and loss for each side to
-# move (from the site's stats.json), answered by the CLI.
-python3 - "$work/site/stats.json" > "$work/positions.txt" <<'PY'
+# move (from the site's standard/stats.json), answered by the CLI.
+python3 - "$work/site/standard/stats.json" > "$work/positions.txt" <<'PY'
 import json, sys
 seen = []
 for s in json.load(open(sys.argv[1])):

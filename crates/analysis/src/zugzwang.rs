@@ -64,8 +64,8 @@ pub struct Report {
     pub mutual: u64,
     /// Half zugzwang placements on the board.
     pub half: u64,
-    /// Up to the requested number of examples, longest first (mutual ones
-    /// before half ones of the same length).
+    /// Up to the requested number of examples of each kind, longest first
+    /// (mutual ones before half ones of the same length).
     pub examples: Vec<Example>,
 }
 
@@ -89,7 +89,7 @@ impl Report {
     }
 }
 
-/// Keeps the `limit` longest examples, in a stable order.
+/// Keeps the `limit` longest examples of each kind, in a stable order.
 fn keep_longest(examples: &mut Vec<Example>, limit: usize) {
     // Ties broken by the squares of the pieces: a stable order without
     // formatting positions inside the sort.
@@ -100,7 +100,12 @@ fn keep_longest(examples: &mut Vec<Example>, limit: usize) {
             e.position.raw_squares(),
         )
     });
-    examples.truncate(limit);
+    let mut kept = [0usize; 2];
+    examples.retain(|e| {
+        let k = &mut kept[e.kind as usize];
+        *k += 1;
+        *k <= limit
+    });
 }
 
 /// The kind of zugzwang of a placement with values `w` (White to move) and
@@ -120,7 +125,7 @@ fn classify_wdl(w: Wdl, b: Wdl) -> Option<Kind> {
 }
 
 /// Scans every placement of `material` (its canonical table in `tb`),
-/// keeping up to `limit` examples.
+/// keeping up to `limit` examples of each kind.
 pub fn scan_material(
     tb: &Tablebase,
     material: Material,

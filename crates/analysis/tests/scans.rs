@@ -106,6 +106,15 @@ fn zugzwang_counts_match_brute_force() {
             .examples
             .windows(2)
             .all(|w| w[0].length() >= w[1].length()));
+        // Up to 5 of each kind, as many as there are (a stored placement
+        // stands for itself and its mirror image: one or two on the board).
+        for (kind, placements) in [(Kind::Mutual, mutual), (Kind::Half, half)] {
+            let listed = r.examples.iter().filter(|e| e.kind == kind).count() as u64;
+            assert!(
+                listed <= 5 && listed <= placements && listed >= placements.div_ceil(2).min(5),
+                "{name}: {listed} {kind:?} examples of {placements} placements"
+            );
+        }
     }
     assert!(seen[0] > 0 && seen[1] > 0, "the test must meet both kinds");
 }

@@ -18,9 +18,10 @@ pub struct Args {
     /// Only this material (e.g. LvR; repeatable). Default: every table.
     #[arg(long = "material", value_name = "KEY")]
     materials: Vec<String>,
-    /// Examples per material, longest first: by the longer of the two
-    /// distances (White to move, Black to move), mutual before half at
-    /// equal length, then in a fixed order of the pieces' squares.
+    /// Examples per material of each kind (mutual, half), longest first:
+    /// by the longer of the two distances (White to move, Black to move),
+    /// mutual before half at equal length, then in a fixed order of the
+    /// pieces' squares.
     #[arg(long, default_value_t = 3, value_name = "N")]
     limit: usize,
     #[command(flatten)]

@@ -477,6 +477,15 @@ async function refresh(replaceUrl) {
   drawBoard();
   showError("");
   const seq = ++state.seq;
+  if (toNotation(state.board, state.side) === START) {
+    // No table holds the 16 pieces of the start: say so, ask for none.
+    state.answer = null;
+    $("value").textContent = "The start position: no table holds it (16 pieces). Play into an endgame, or set one up.";
+    $("value").className = "";
+    $("value").dataset.category = "start";
+    $("moves").textContent = "";
+    return;
+  }
   $("value").textContent = "…";
   $("value").dataset.category = "";
   $("moves").textContent = "";

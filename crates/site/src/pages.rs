@@ -1,6 +1,7 @@
 //! The site's HTML pages and the board's files.
 
-use crate::{write, MaterialPage, Package, SiteError};
+use crate::ruleset::MaterialPage;
+use crate::{write, Package, SiteError};
 use jungletb_rules::Ruleset;
 use jungletb_wire::SideStats;
 use std::fmt::Write as _;
@@ -69,16 +70,31 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A page: `root` is the relative path to the site root (`""`, `"../../"`).
-fn page(title: &str, root: &str, body: &str) -> String {
+/// A page: `root` is the relative path to the site root (`""`,
+/// `"../../"`); `label` the rule set it belongs to (`None`: the site's
+/// list of rule sets), named first in its menu, a link to that list.
+fn page(title: &str, root: &str, label: Option<&str>, body: &str) -> String {
+    let nav = match label {
+        Some(label) => {
+            let l = esc(label);
+            format!(
+                "<a href=\"{root}index.html\" title=\"every rule set of this site\">Rules: \
+                 <b>{l}</b></a><a href=\"{root}{l}/index.html\">Materials</a>\
+                 <a href=\"{root}board.html?ruleset={l}\">Board</a>\
+                 <a href=\"{root}{l}/puzzles.html\">Puzzles</a><a href=\"{root}{l}/train.html\">Train</a>\
+                 <a href=\"{root}{l}/downloads.html\">Downloads</a>"
+            )
+        }
+        None => format!(
+            "<a href=\"{root}index.html\">Rule sets</a><a href=\"{root}board.html\">Board</a>"
+        ),
+    };
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{t}</title>\n<link rel=\"stylesheet\" href=\"{root}assets/site.css\">\n\
          <link rel=\"icon\" href=\"{root}assets/favicon.svg\" type=\"image/svg+xml\">\n</head>\n<body>\n\
-         <nav><a href=\"{root}index.html\">Materials</a><a href=\"{root}board.html\">Board</a>\
-         <a href=\"{root}puzzles.html\">Puzzles</a><a href=\"{root}train.html\">Train</a>\
-         <a href=\"{root}downloads.html\">Downloads</a></nav>\n{body}\n\
+         <nav>{nav}</nav>\n{body}\n\
          <footer><p>Values from jungletb tables: win, draw or loss for the side to move and \
          the plies to the end of the game with best play. Every position is probed in your \
          browser, from the tables on this site, by range requests: each part of a table a \
@@ -147,7 +163,7 @@ pub(crate) fn train(rules: &Ruleset, pages: &[MaterialPage]) -> String {
          board, the tables defend (among their best moves, the one that leaves you the fewest \
          good replies), and every move is judged at once, with take-back. Deeper wins and \
          fewer good moves are harder. Rule set {label}; also as \
-         <a href=\"{label}/exercises.json\">JSON</a>.</p>\n"
+         <a href=\"exercises.json\">JSON</a>.</p>\n"
     );
     let top = pages.iter().map(|p| p.stats.pieces).max().unwrap_or(0);
     for k in 2..=top {
@@ -175,18 +191,23 @@ pub(crate) fn train(rules: &Ruleset, pages: &[MaterialPage]) -> String {
             let links: Vec<String> = p
                 .exercises
                 .iter()
-                .map(|e| exercise_link(rules, "", e))
+                .map(|e| exercise_link(rules, "../", e))
                 .collect();
             let _ = writeln!(
                 body,
-                "<li><a href=\"{label}/materials/{m}.html\">{m}</a>: {}</li>",
+                "<li><a href=\"materials/{m}.html\">{m}</a>: {}</li>",
                 links.join("; "),
                 m = esc(&p.stats.material)
             );
         }
         body.push_str("</ul>\n</details>\n");
     }
-    page(&format!("Train — jungletb {}", rules.label()), "", &body)
+    page(
+        &format!("Train — jungletb {}", rules.label()),
+        "../",
+        Some(&rules.label()),
+        &body,
+    )
 }
 
 /// A puzzle: its board link, and its answer and line on request.
@@ -227,18 +248,22 @@ pub(crate) fn puzzles(rules: &Ruleset, list: &[&jungletb_wire::PuzzleAnswer]) ->
         "<h1>Puzzles</h1>\n<p>Positions of rule set {} where exactly one move wins and every \
          other move draws or loses, found by the tables; the deepest first. Open one on the \
          board, find the move, or play it out against the tables' defence. Also as \
-         <a href=\"{}/puzzles.json\">JSON</a>.</p>\n<ol>\n",
+         <a href=\"puzzles.json\">JSON</a>.</p>\n<ol>\n",
         esc(&rules.label()),
-        esc(&rules.label())
     );
     for p in list {
-        body.push_str(&puzzle_item(rules, "", p, true));
+        body.push_str(&puzzle_item(rules, "../", p, true));
     }
     body.push_str("</ol>\n");
     if list.is_empty() {
         body.push_str("<p>No position of these tables has a single winning move.</p>\n");
     }
-    page(&format!("Puzzles — jungletb {}", rules.label()), "", &body)
+    page(
+        &format!("Puzzles — jungletb {}", rules.label()),
+        "../",
+        Some(&rules.label()),
+        &body,
+    )
 }
 
 /// A line of play for people: numbered, each move with its piece's letter
@@ -288,10 +313,11 @@ pub(crate) fn index(rules: &Ruleset, pages: &[MaterialPage]) -> String {
         "<h1>Jungle endgame tablebase: {}</h1>\n<p>{} materials, strongest first. Each \
          row: the share of positions won (green), drawn (grey) and lost (red) by the side to \
          move, White to move then Black to move (the figures in each bar's tooltip and on \
-         the material's page). <a href=\"board.html\">Probe a position on the board</a>; \
+         the material's page). <a href=\"../board.html?ruleset={}\">Probe a position on the board</a>; \
          <a href=\"stats.json\">every figure as JSON</a>.</p>\n",
         esc(&rules.label()),
-        pages.len()
+        pages.len(),
+        esc(&rules.label()),
     );
     let top = pages.iter().map(|p| p.stats.pieces).max().unwrap_or(0);
     for k in 2..=top {
@@ -316,19 +342,23 @@ pub(crate) fn index(rules: &Ruleset, pages: &[MaterialPage]) -> String {
             let s = &p.stats;
             let _ = writeln!(
                 body,
-                "<tr><td><a href=\"{label}/materials/{m}.html\">{m}</a></td><td>{}</td><td>{}</td>\
+                "<tr><td><a href=\"materials/{m}.html\">{m}</a></td><td>{}</td><td>{}</td>\
                  <td>{}</td><td>{}</td></tr>",
                 num(s.positions_both_sides_to_move),
                 wdl_bar(&s.white_to_move),
                 wdl_bar(&s.black_to_move),
                 s.white_to_move.longest_win.max(s.black_to_move.longest_win),
-                label = esc(&rules.label()),
                 m = esc(&s.material),
             );
         }
         body.push_str("</table>\n");
     }
-    page(&format!("jungletb: {}", rules.label()), "", &body)
+    page(
+        &format!("jungletb: {}", rules.label()),
+        "../",
+        Some(&rules.label()),
+        &body,
+    )
 }
 
 /// A material's page.
@@ -407,19 +437,7 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
         }
         body.push_str("</ul>\n");
     }
-    let _ = write!(
-        body,
-        "<h2>Mutual zugzwangs</h2>\n<p>{} placements where the side to move loses, whichever \
-         side it is.</p>\n",
-        num(p.mutual)
-    );
-    if !p.zugzwangs.is_empty() {
-        body.push_str("<p>The longest, with White to move:</p>\n<ul>\n");
-        for z in &p.zugzwangs {
-            let _ = writeln!(body, "<li>{}</li>", board_link(rules, root, z));
-        }
-        body.push_str("</ul>\n");
-    }
+    body.push_str(&zugzwangs_html(rules, root, &p.zugzwangs));
     let _ = write!(
         body,
         "<h2>The table</h2>\n<table>\n<tr><td>file</td><td><a href=\"../{f}\" download>{f}</a></td></tr>\n\
@@ -446,8 +464,57 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
     page(
         &format!("{} — jungletb {}", s.material, rules.label()),
         root,
+        Some(&rules.label()),
         &body,
     )
+}
+
+/// A material's zugzwangs: both kinds counted, the longest few of each
+/// a board link with its two values.
+fn zugzwangs_html(rules: &Ruleset, root: &str, z: &jungletb_analysis::zugzwang::Report) -> String {
+    use jungletb_analysis::zugzwang::Kind;
+    let mut out = String::new();
+    for (kind, title, what, count) in [
+        (
+            Kind::Mutual,
+            "Mutual zugzwangs",
+            "placements where the side to move loses, whichever side it is",
+            z.mutual,
+        ),
+        (
+            Kind::Half,
+            "Half zugzwangs",
+            "placements where one side to move draws and the other, to move, loses",
+            z.half,
+        ),
+    ] {
+        let _ = writeln!(out, "<h2>{title}</h2>\n<p>{} {what}.</p>", num(count));
+        let examples: Vec<_> = z.examples.iter().filter(|e| e.kind == kind).collect();
+        if examples.is_empty() {
+            continue;
+        }
+        out.push_str("<p>The longest (each link with White to move):</p>\n<ul>\n");
+        for e in examples {
+            let _ = writeln!(
+                out,
+                "<li>{} <small>White to move: {}; Black to move: {}</small></li>",
+                board_link(rules, root, &e.position.to_string()),
+                value_words(e.white_to_move),
+                value_words(e.black_to_move),
+            );
+        }
+        out.push_str("</ul>\n");
+    }
+    out
+}
+
+/// A value for people: `loses in 12`, `draws`.
+fn value_words(v: jungletb_rules::Value) -> String {
+    match v {
+        jungletb_rules::Value::Win(n) => format!("wins in {n}"),
+        jungletb_rules::Value::Loss(n) => format!("loses in {n}"),
+        jungletb_rules::Value::Draw => "draws".into(),
+    }
 }
 
 /// `downloads.html`.
@@ -455,7 +522,7 @@ pub(crate) fn downloads(rules: &Ruleset, pages: &[MaterialPage]) -> String {
     let label = esc(&rules.label());
     let total: u64 = pages.iter().map(|p| p.table.bytes).sum();
     let mut body = format!(
-        "<h1>Downloads</h1>\n<p>{} tables, {} bytes. <a href=\"SHA256SUMS\">SHA256SUMS</a> \
+        "<h1>Downloads</h1>\n<p>{} tables, {} bytes. <a href=\"../SHA256SUMS\">SHA256SUMS</a> \
          holds every checksum: <code>sha256sum -c SHA256SUMS</code> in the site's directory \
          checks what you downloaded. Put the files in <code>tables/{label}/</code> for \
          <code>jungletb probe</code>.</p>\n<table>\n<tr><th>file</th><th>bytes</th><th>SHA-256</th></tr>\n",
@@ -465,14 +532,86 @@ pub(crate) fn downloads(rules: &Ruleset, pages: &[MaterialPage]) -> String {
     for p in pages {
         let _ = writeln!(
             body,
-            "<tr><td><a href=\"{label}/{f}\" download>{f}</a></td><td>{}</td><td><code>{}</code></td></tr>",
+            "<tr><td><a href=\"{f}\" download>{f}</a></td><td>{}</td><td><code>{}</code></td></tr>",
             num(p.table.bytes),
             esc(&p.table.sha256),
             f = esc(&p.table.file)
         );
     }
     body.push_str("</table>\n");
-    page("jungletb downloads", "", &body)
+    page(
+        &format!("Downloads — jungletb {label}"),
+        "../",
+        Some(&rules.label()),
+        &body,
+    )
+}
+
+/// The root `index.html`: the site's rule sets (`entries`, with their
+/// `manifests`), each with what it is, its tables and its pages (those of
+/// a rule set an earlier version built may be missing from `out`).
+pub(crate) fn rulesets(
+    entries: &[jungletb_wire::RulesetEntry],
+    manifests: &[crate::Manifest],
+    out: &Path,
+) -> String {
+    let mut body = String::from(
+        "<h1>Jungle endgame tablebases</h1>\n<p>Win, draw or loss and the distance to the end \
+         of the game, with best play, for every position of the tables below. Rule sets \
+         differ in who may take whom (the rules that Jungle programs and rule sheets \
+         disagree on); pick the one you play.</p>\n",
+    );
+    for (e, m) in entries.iter().zip(manifests) {
+        let l = esc(&e.label);
+        let base = e.base.as_deref().unwrap_or(&e.label);
+        let what = match jungletb_rules::BaseRuleset::ALL
+            .iter()
+            .find(|b| b.name() == base)
+        {
+            Some(b) if *base == e.label => format!("{}.", esc(b.source())),
+            Some(b) => {
+                let named = Ruleset::named(*b).options();
+                let differ: Vec<String> = e
+                    .options
+                    .iter()
+                    .flatten()
+                    .filter(|(k, v)| !named.iter().any(|(nk, nv)| nk == k && nv == *v))
+                    .map(|(k, v)| format!("<code>{}={}</code>", esc(k), esc(v)))
+                    .collect();
+                format!("{base} with {}.", differ.join(", "))
+            }
+            None => String::new(),
+        };
+        let tables: u64 = m.tables.iter().map(|t| t.bytes).sum();
+        let cover = match (e.complete_pieces, e.max_pieces) {
+            (Some(c), Some(top)) if top > c => {
+                format!("every table up to {c} pieces, some of up to {top}")
+            }
+            (Some(c), _) => format!("every table up to {c} pieces"),
+            (None, Some(top)) => format!("some tables of up to {top} pieces"),
+            (None, None) => "no table".into(),
+        };
+        let links: Vec<String> = [
+            ("index.html", "Materials"),
+            ("puzzles.html", "Puzzles"),
+            ("train.html", "Train"),
+            ("downloads.html", "Downloads"),
+        ]
+        .into_iter()
+        .filter(|(f, _)| out.join(&e.label).join(f).is_file())
+        .map(|(f, text)| format!("<a href=\"{l}/{f}\">{text}</a>"))
+        .chain([format!("<a href=\"board.html?ruleset={l}\">Board</a>")])
+        .collect();
+        let _ = write!(
+            body,
+            "<section class=\"ruleset\" id=\"{l}\">\n<h2><a href=\"{l}/index.html\">{l}</a></h2>\n\
+             <p>{what}</p>\n<p>{} tables ({cover}), {} bytes.</p>\n<p class=\"links\">{}</p>\n</section>\n",
+            num(m.tables.len() as u64),
+            num(tables),
+            links.join(" · "),
+        );
+    }
+    page("jungletb: Jungle endgame tablebases", "", None, &body)
 }
 
 /// The board and its assets; returns the bytes written.
@@ -489,7 +628,7 @@ pub(crate) fn write_board(out: &Path, package: &Package) -> Result<u64, SiteErro
         .replace(
             "API: <code>/api/{ruleset}?position=…</code>,\n<a href=\"/metrics\">metrics</a>.",
             "Probed in your browser (WebAssembly) from the tables of this site; \
-             <a href=\"index.html\">every material</a>.",
+             <a href=\"index.html\">every rule set and material</a>.",
         );
     let assets = out.join("assets");
     let mut n = 0;

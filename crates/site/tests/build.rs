@@ -1,13 +1,15 @@
 //! `build` on freshly generated (plain) tables: what the site holds,
 //! checked against the tables themselves (compressed for the site, they
 //! answer as the plain ones); a rebuild removes what it no longer serves;
-//! bad output directories refused.
+//! two rule sets in one site, built together or one after the other; bad
+//! output directories refused.
 
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
-use jungletb_site::{build, Package, SiteError};
+use jungletb_site::{build, Package, RulesetTables, SiteError};
 use jungletb_solver::{generate, GenerateOptions};
 use jungletb_tablebase::{table_dir, Header, Table, Tablebase};
+use std::path::Path;
 
 /// ELvR, CvC and what they depend on, under `rules`.
 fn tables_of(rules: &Ruleset) -> tempfile::TempDir {
@@ -28,6 +30,14 @@ fn tables() -> tempfile::TempDir {
     tables_of(&Ruleset::standard())
 }
 
+/// The tables of `rules` under `root`, as `build` takes them.
+fn set(root: &Path, rules: &Ruleset) -> Vec<RulesetTables> {
+    vec![RulesetTables {
+        dir: table_dir(root, rules),
+        rules: rules.clone(),
+    }]
+}
+
 fn package() -> Package {
     Package {
         wasm: b"\0asm\x01\0\0\0".to_vec(),
@@ -41,7 +51,13 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     let root = tables();
     let dir = table_dir(root.path(), &rules);
     let out = tempfile::tempdir().unwrap();
-    let summary = build(&dir, &rules, out.path(), &package(), &|_, _| {}).unwrap();
+    let summary = build(
+        &set(root.path(), &rules),
+        out.path(),
+        &package(),
+        &|_, _| {},
+    )
+    .unwrap();
     let site = out.path();
     let manifest: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(site.join("standard/manifest.json")).unwrap(),
@@ -64,6 +80,7 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     assert_eq!(summary.materials, on_disk);
     let sums = std::fs::read_to_string(site.join("SHA256SUMS")).unwrap();
     let tb = Tablebase::with_dir(dir.clone(), rules.clone());
+    let mut examples = [0usize; 2];
     for t in listed {
         let file = t["file"].as_str().unwrap();
         // Only compressed tables are served, compressed from the plain ones.
@@ -91,12 +108,53 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
             "{m}"
         );
         assert!(site.join(format!("standard/materials/{m}.svg")).exists());
-        let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-        assert!(
-            index.contains(&format!("standard/materials/{m}.html")),
-            "{m}"
-        );
+        // Both kinds of zugzwang, counted as the scan counts them, the longest
+        // of each a board link.
+        let z = jungletb_analysis::zugzwang::scan_material(&tb, m.parse().unwrap(), 5).unwrap();
+        for (title, count) in [("Mutual", z.mutual), ("Half", z.half)] {
+            let at = page
+                .find(&format!("<h2>{title} zugzwangs</h2>"))
+                .unwrap_or_else(|| panic!("{m}: no {title} zugzwangs"));
+            let section = &page[at..];
+            let section = &section[..section[5..].find("<h2>").map_or(section.len(), |e| e + 5)];
+            let shown = count.to_string();
+            let grouped = shown
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join(",");
+            assert!(
+                section.contains(&format!("<p>{grouped} ")),
+                "{m} {title}: {count}"
+            );
+            assert_eq!(
+                section.matches("board.html?ruleset=standard").count(),
+                z.examples
+                    .iter()
+                    .filter(|e| e.kind.name() == title.to_lowercase())
+                    .count(),
+                "{m} {title}"
+            );
+        }
+        examples[0] += z
+            .examples
+            .iter()
+            .filter(|e| e.kind.name() == "mutual")
+            .count();
+        examples[1] += z
+            .examples
+            .iter()
+            .filter(|e| e.kind.name() == "half")
+            .count();
+        let index = std::fs::read_to_string(site.join("standard/index.html")).unwrap();
+        assert!(index.contains(&format!("\"materials/{m}.html\"")), "{m}");
     }
+    assert!(
+        examples[0] > 0 && examples[1] > 0,
+        "the pages show both kinds of zugzwang: {examples:?}"
+    );
     // ELvR's page shows its longest win (either side's) with a line of
     // that many plies.
     let stats: serde_json::Value = serde_json::from_str(
@@ -118,7 +176,7 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
         "a link that trains the longest win"
     );
     // The puzzles page lists the site's only-move positions as board links.
-    let puzzles = std::fs::read_to_string(site.join("puzzles.html")).unwrap();
+    let puzzles = std::fs::read_to_string(site.join("standard/puzzles.html")).unwrap();
     let listed: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(site.join("standard/puzzles.json")).unwrap())
             .unwrap();
@@ -133,7 +191,7 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     // The training page: every exercise a link that starts a game from
     // it, the position holding the value it offers; each material page
     // has its own.
-    let train = std::fs::read_to_string(site.join("train.html")).unwrap();
+    let train = std::fs::read_to_string(site.join("standard/train.html")).unwrap();
     let exercises: Vec<serde_json::Value> = serde_json::from_str(
         &std::fs::read_to_string(site.join("standard/exercises.json")).unwrap(),
     )
@@ -167,7 +225,8 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     }
     // Every material that has wins offers one, and its longest among them.
     let stats: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(site.join("stats.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(site.join("standard/stats.json")).unwrap())
+            .unwrap();
     for m in &stats {
         let name = m["material"].as_str().unwrap();
         let longest = ["white_to_move", "black_to_move"]
@@ -193,7 +252,8 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
         "assets/app.js",
         "assets/static-api.js",
         "assets/jungletb.wasm",
-        "stats.json",
+        "standard/stats.json",
+        "standard/downloads.html",
     ] {
         assert!(site.join(f).exists(), "{f}");
     }
@@ -208,7 +268,7 @@ fn the_site_lists_every_table_with_its_size_and_checksum_and_a_page_for_each() {
     for ext in ["html", "json", "svg"] {
         std::fs::write(site.join(format!("standard/materials/ERvT.{ext}")), "old").unwrap();
     }
-    build(&dir, &rules, site, &package(), &|_, _| {}).unwrap();
+    build(&set(root.path(), &rules), site, &package(), &|_, _| {}).unwrap();
     assert!(
         !site.join("standard/ELvR.jtb").exists(),
         "a plain table left"
@@ -232,8 +292,7 @@ fn a_directory_that_is_not_a_site_is_not_written_into() {
     let out = tempfile::tempdir().unwrap();
     std::fs::write(out.path().join("notes.txt"), "mine").unwrap();
     let e = build(
-        &table_dir(root.path(), &rules),
-        &rules,
+        &set(root.path(), &rules),
         out.path(),
         &package(),
         &|_, _| {},
@@ -241,42 +300,102 @@ fn a_directory_that_is_not_a_site_is_not_written_into() {
     assert!(matches!(e, Err(SiteError::NotASite(_))), "{e:?}");
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 1);
     let empty = tempfile::tempdir().unwrap();
-    let e = build(empty.path(), &rules, out.path(), &package(), &|_, _| {});
+    let none = RulesetTables {
+        dir: empty.path().to_path_buf(),
+        rules: rules.clone(),
+    };
+    let e = build(&[none], out.path(), &package(), &|_, _| {});
     assert!(matches!(
         e,
         Err(SiteError::NotASite(_)) | Err(SiteError::NoTables(_))
     ));
 }
 
+/// The rule set names of a site's `rulesets.json`.
+fn listed(site: &Path) -> Vec<String> {
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.join("rulesets.json")).unwrap())
+            .unwrap();
+    answer["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
-fn a_site_of_another_rule_set_is_refused_not_replaced() {
-    let rules = Ruleset::standard();
-    let root = tables();
+fn one_site_holds_every_rule_set_and_a_rebuild_of_one_keeps_the_others() {
+    let (standard, leiden) = (Ruleset::standard(), Ruleset::leiden());
+    let (a, b) = (tables(), tables_of(&leiden));
+    let both = [set(a.path(), &standard), set(b.path(), &leiden)].concat();
     let out = tempfile::tempdir().unwrap();
-    build(
-        &table_dir(root.path(), &rules),
-        &rules,
-        out.path(),
-        &package(),
-        &|_, _| {},
-    )
-    .unwrap();
-    let index = std::fs::read(out.path().join("index.html")).unwrap();
-    let leiden = Ruleset::leiden();
-    let other = tables_of(&leiden);
-    let e = build(
-        &table_dir(other.path(), &leiden),
-        &leiden,
-        out.path(),
-        &package(),
-        &|_, _| {},
+    let site = out.path();
+    let summary = build(&both, site, &package(), &|_, _| {}).unwrap();
+    assert_eq!(summary.built, ["leiden", "standard"]);
+    assert_eq!(
+        listed(site),
+        ["standard", "leiden"],
+        "named rule sets in order"
     );
-    match e {
-        Err(SiteError::OtherRuleset { holds, asked, .. }) => {
-            assert_eq!((holds.as_str(), asked.as_str()), ("standard", "leiden"));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let sums = std::fs::read_to_string(site.join("SHA256SUMS")).unwrap();
+    for label in ["standard", "leiden"] {
+        for page in ["index", "puzzles", "train", "downloads"] {
+            let path = format!("{label}/{page}.html");
+            assert!(
+                index.contains(&format!("href=\"{path}\"")),
+                "{path} not listed"
+            );
+            let html = std::fs::read_to_string(site.join(&path)).unwrap();
+            // Every page names its rule set and links to the list of them.
+            assert!(
+                html.contains(&format!("Rules: <b>{label}</b>"))
+                    && html.contains("href=\"../index.html\""),
+                "{path}: no rule set chooser"
+            );
         }
-        other => panic!("{other:?}"),
+        let page =
+            std::fs::read_to_string(site.join(format!("{label}/materials/ELvR.html"))).unwrap();
+        assert!(
+            page.contains(&format!("Rules: <b>{label}</b>")),
+            "{label} ELvR"
+        );
+        assert!(page.contains(&format!("board.html?ruleset={label}&amp;position=")));
+        assert!(
+            sums.contains(&format!("  {label}/ELvR.jtbz\n")),
+            "{label} not summed"
+        );
     }
-    assert_eq!(std::fs::read(out.path().join("index.html")).unwrap(), index);
-    assert!(!out.path().join("leiden").exists());
+    assert!(index.contains("Rats on land and in the water may take each other"));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.join("leiden/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["ruleset"], "leiden");
+    let header = Header::read(&site.join("leiden/ELvR.jtbz")).unwrap();
+    assert_eq!(header.ruleset, leiden.canonical_string());
+    // Built again with one rule set, the site keeps the other as it was.
+    let leiden_index = std::fs::read(site.join("leiden/index.html")).unwrap();
+    let summary = build(&set(a.path(), &standard), site, &package(), &|_, _| {}).unwrap();
+    assert_eq!(
+        (summary.built, summary.kept),
+        (vec!["standard".to_string()], vec!["leiden".to_string()])
+    );
+    assert_eq!(listed(site), ["standard", "leiden"]);
+    assert_eq!(
+        std::fs::read(site.join("leiden/index.html")).unwrap(),
+        leiden_index
+    );
+    let sums = std::fs::read_to_string(site.join("SHA256SUMS")).unwrap();
+    assert!(
+        sums.contains("  leiden/ELvR.jtbz\n"),
+        "a kept rule set left out of SHA256SUMS"
+    );
+    // A rule set whose directory is gone is no longer listed.
+    std::fs::remove_dir_all(site.join("leiden")).unwrap();
+    build(&set(a.path(), &standard), site, &package(), &|_, _| {}).unwrap();
+    assert_eq!(listed(site), ["standard"]);
+    assert!(!std::fs::read_to_string(site.join("index.html"))
+        .unwrap()
+        .contains("leiden/"));
 }

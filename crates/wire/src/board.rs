@@ -5,7 +5,7 @@ use crate::{Category, Side};
 use jungletb_analysis::piece_map::{MapSquare, PieceMap};
 use jungletb_rules::{Animal, BaseRuleset, Color, Ruleset, Square, COMMON_DISAGREEMENTS};
 use jungletb_tablebase::GameOver;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Squares of each side, by side letter.
@@ -169,7 +169,7 @@ impl MapAnswer {
 }
 
 /// Some of a piece count's tables (`/api/rulesets`' `partial`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartialCount {
     /// Pieces.
     pub pieces: u32,
@@ -180,7 +180,7 @@ pub struct PartialCount {
 }
 
 /// One rule set a server or a site holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesetEntry {
     /// Its label (its directory's name).
     pub label: String,
@@ -202,7 +202,7 @@ pub struct RulesetEntry {
 }
 
 /// `GET /api/rulesets`, and a site's `rulesets.json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesetsAnswer {
     /// The rule sets.
     pub rulesets: Vec<RulesetEntry>,
