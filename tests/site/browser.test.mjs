@@ -67,6 +67,16 @@ try {
   // A malformed position: the parse error, as the server words it.
   const bad = await page.evaluate(async () => (await fetch("/api/standard?position=7/7_w")).json());
   assert.equal(bad.kind, "notation");
+  // A rule set the site lacks: refused, naming those it has.
+  for (const path of ["/api/leiden?position=7/7/7/7/7/7/7/d6/W6_w", "/api/leiden/board"]) {
+    const lacks = await page.evaluate(async (path) => {
+      const r = await fetch(path);
+      return { status: r.status, ...(await r.json()) };
+    }, path);
+    assert.equal(lacks.status, 404, path);
+    assert.equal(lacks.kind, "unknown_ruleset", path);
+    assert.match(lacks.error, /no rule set 'leiden'; it has: standard$/, path);
+  }
 
   // Material pages: texts inside the page, none overlapping, histogram
   // drawn; on a desktop and on a 390 × 844 phone, with no sideways scroll.
@@ -96,7 +106,9 @@ try {
       }
       const img = document.querySelector("img.hist");
       return { boxes, width: document.documentElement.clientWidth, scrollWidth: document.documentElement.scrollWidth,
-        img: img ? img.complete && img.naturalWidth > 0 : null };
+        img: img ? img.complete && img.naturalWidth > 0 : null,
+        // The histogram's smallest text (11 units in its SVG) as drawn, in px.
+        smallest: img && img.naturalWidth ? 11 * img.getBoundingClientRect().width / img.naturalWidth : null };
     });
     const overlaps = [];
     const b = report.boxes;
@@ -110,7 +122,10 @@ try {
     }
     assert.deepEqual(overlaps.slice(0, 5), [], `${p}: texts that overlap`);
     assert.ok(report.scrollWidth <= report.width + 1, `${p}: ${report.scrollWidth} px wide in ${report.width}`);
-    if (report.img !== null) assert.ok(report.img, `${p}: histogram not drawn`);
+    if (report.img !== null) {
+      assert.ok(report.img, `${p}: histogram not drawn`);
+      assert.ok(report.smallest >= 8, `${p}: the histogram's smallest text is ${report.smallest.toFixed(1)} px`);
+    }
     say(`${p}${viewport ? " on a phone" : ""}: ${b.length} texts, none overlapping, ${report.scrollWidth} px wide${report.img ? ", histogram drawn" : ""}`);
   }
   }

@@ -34,7 +34,8 @@ pub struct Puzzle {
 }
 
 /// The deepest only-move puzzles of `material`'s table, at most `limit`,
-/// deepest first (ties in slot order).
+/// deepest first (ties in slot order), none on the line (the best play)
+/// from a deeper one.
 pub fn puzzles(
     tb: &Tablebase,
     material: Material,
@@ -91,7 +92,35 @@ pub fn puzzles_of(
         .flatten()
         .collect();
     found.sort_by_key(|(i, p)| (std::cmp::Reverse(p.plies), *i));
-    Ok(found.into_iter().take(limit).map(|(_, p)| p).collect())
+    // A puzzle on the line of a deeper one kept is the same game further
+    // on (the deepest few are mostly one line): passed by.
+    let mut along = std::collections::HashSet::new();
+    let mut kept = Vec::new();
+    for (i, p) in found {
+        if kept.len() == limit {
+            break;
+        }
+        if along.contains(&i) {
+            continue;
+        }
+        let mut cur = p.position;
+        for mv in tb.line(&cur)? {
+            if cur.is_winning_move(tb.rules(), &mv) {
+                break;
+            }
+            cur = cur.play(&mv);
+            // Past a capture the line is in another table, for good.
+            match Material::of_position(&cur) {
+                Some(m) if m == material => along.insert(idx.index(&cur)),
+                Some(m) if m.canonical().0 == material => {
+                    along.insert(idx.index_color_swapped(&cur.raw_squares(), cur.side_to_move()))
+                }
+                _ => break,
+            };
+        }
+        kept.push(p);
+    }
+    Ok(kept)
 }
 
 /// The puzzle of `pos` (won in `plies`), if exactly one of its moves

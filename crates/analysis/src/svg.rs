@@ -203,7 +203,7 @@ pub fn histogram_svg(material: Material, hist: &Histogram) -> String {
         let name = if c == Color::White { "White" } else { "Black" };
         let _ = write!(
             s,
-            r#"<text x="8" y="{}" font-size="12">{material}, {name} to move: {} wins, {} losses, {} draws</text><line x1="{left}" y1="{axis}" x2="{}" y2="{axis}" stroke="black"/><line x1="{left}" y1="{}" x2="{left}" y2="{}" stroke="black"/>"#,
+            r#"<text x="8" y="{}" font-size="13">{material}, {name} to move: {} wins, {} losses, {} draws</text><line x1="{left}" y1="{axis}" x2="{}" y2="{axis}" stroke="black"/><line x1="{left}" y1="{}" x2="{left}" y2="{}" stroke="black"/>"#,
             top + 15,
             side.wins.iter().sum::<u64>(),
             side.losses.iter().sum::<u64>(),
@@ -237,7 +237,7 @@ pub fn histogram_svg(material: Material, hist: &Histogram) -> String {
         for d in (0..longest).step_by(step) {
             let _ = write!(
                 s,
-                r#"<text x="{}" y="{}" font-size="10" text-anchor="middle">{d}</text>"#,
+                r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{d}</text>"#,
                 left + d as u32 * bar,
                 top + title + plot + 13
             );
@@ -245,7 +245,7 @@ pub fn histogram_svg(material: Material, hist: &Histogram) -> String {
     }
     let _ = write!(
         s,
-        r#"<text x="8" y="{}" font-size="11">plies to the end; wins up, losses down (square-root scale)</text></svg>"#,
+        r#"<text x="8" y="{}" font-size="12">plies to the end; wins up, losses down (square-root scale)</text></svg>"#,
         h - 8
     );
     s.push('\n');
@@ -286,7 +286,7 @@ fn count_scale(s: &mut String, axis: u32, half: f64, peak: u64, left: u32) {
             };
             let _ = write!(
                 s,
-                r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" font-size="9" text-anchor="end">{n}</text>"#,
+                r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" font-size="11" text-anchor="end">{n}</text>"#,
                 left - 3,
                 left - 5,
                 y + 3.0
@@ -295,7 +295,7 @@ fn count_scale(s: &mut String, axis: u32, half: f64, peak: u64, left: u32) {
     }
     let _ = write!(
         s,
-        r#"<text x="{}" y="{}" font-size="9" text-anchor="end">0</text>"#,
+        r#"<text x="{}" y="{}" font-size="11" text-anchor="end">0</text>"#,
         left - 5,
         axis + 3
     );

@@ -359,6 +359,28 @@ fn each_puzzle_has_one_winning_move_and_the_deepest_is_found() {
             assert!(only_one_move_wins(&tb, &p.position), "{}", p.position);
             assert_eq!(tb.best_moves(&p.position).unwrap(), vec![p.solution]);
         }
+        // None is the same game further on: no puzzle on the line from a
+        // deeper one, mirror images alike.
+        let mut on_lines = 0;
+        for (k, q) in found.iter().enumerate() {
+            let mut cur = q.position;
+            for mv in tb.line(&q.position).unwrap() {
+                if cur.is_winning_move(&rules, &mv) {
+                    break;
+                }
+                cur = cur.play(&mv);
+                let same = |p: &Position| *p == cur || *p == cur.mirror();
+                assert!(
+                    !found[k + 1..].iter().any(|p| same(&p.position)),
+                    "{name}: {cur} is on the line of {}",
+                    q.position
+                );
+                on_lines += only_one_move_wins(&tb, &cur) as u32;
+            }
+        }
+        // The lines do pass through only-move positions: without the rule
+        // they would have been listed.
+        assert!(on_lines > 0, "{name}: no only-move position on any line");
         // Brute force over every placement, both sides to move: the
         // deepest position with one winning move is as deep as the first
         // puzzle.

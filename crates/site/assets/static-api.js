@@ -31,7 +31,7 @@
     if (!tablebases.has(label)) {
       tablebases.set(label, (async () => {
         const entry = (await list()).rulesets.find((r) => r.label === label);
-        if (!entry) throw Object.assign(new Error(`this site has no rule set '${label}'`), { kind: "unknown_ruleset" });
+        if (!entry) throw Object.assign(new Error(await noRuleset(label)), { kind: "unknown_ruleset" });
         const { Tablebase } = await lib();
         // The site's root: the package looks for `<label>/manifest.json`
         // there first (given `<label>/`, it asked `<label>/<label>/` first,
@@ -40,6 +40,11 @@
       })().catch((e) => { tablebases.delete(label); throw e; }));
     }
     return tablebases.get(label);
+  }
+  // A rule set the site lacks: the message names those it has.
+  async function noRuleset(label) {
+    const labels = (await list()).rulesets.map((r) => r.label);
+    return `this site has no rule set '${label}'; it has: ${labels.join(", ")}`;
   }
   async function file(path, missing) {
     const r = await realFetch(new URL(path, site));
@@ -51,7 +56,12 @@
     const position = (url.searchParams.get("position") ?? "").replace(/_/g, " ");
     const [label, route, arg] = parts;
     if (label === "rulesets") return json(await list());
-    if (route === "board") return file(`${label}/board.json`, `this site has no rule set '${label}'`);
+    if (route === "board") {
+      if (!(await list()).rulesets.some((r) => r.label === label)) {
+        return json({ error: await noRuleset(label), kind: "unknown_ruleset" }, 404);
+      }
+      return file(`${label}/board.json`, `this site has no board for rule set '${label}'`);
+    }
     if (route === "stats") {
       const r = await file(`${label}/materials/${arg}.json`, `this site has no table for ${arg}`);
       if (r.status !== 404) return r;

@@ -17,7 +17,7 @@ padding:0 .75rem;color:#222}table{border-collapse:collapse;margin:.5rem 0}td,th{
 text-align:right;border-bottom:1px solid #ddd;vertical-align:top}th{background:#f4f4f4}\
 td:first-child,th:first-child{text-align:left}code{font-size:.92em;word-break:break-all}\
 .line{word-break:normal;overflow-wrap:anywhere}.move{white-space:nowrap}nav{display:flex;flex-wrap:wrap;gap:.2rem 1rem}\
-img.hist{width:100%;height:auto;display:block}.bar{display:inline-flex;width:7rem;max-width:24vw;\
+.hist-box{overflow-x:auto}img.hist{width:100%;min-width:34rem;height:auto;display:block}.bar{display:inline-flex;width:7rem;max-width:24vw;\
 height:.8rem;vertical-align:middle;border:1px solid #999}.bar i{display:block;height:100%}\
 .bar .w{background:#2e7d32}.bar .d{background:#bdbdbd}.bar .l{background:#c62828}\
 small{color:#555}@media (max-width:30rem){body{padding:0 .4rem}table{font-size:.85rem}\
@@ -402,7 +402,7 @@ pub(crate) fn material(rules: &Ruleset, p: &MaterialPage) -> String {
          <h2>Win, draw, loss</h2>\n<p>For the side to move; the longest win and loss in plies.</p>\n\
          <table>\n<tr><th></th><th>White to move</th><th>Black to move</th></tr>\n{table}</table>\n\
          <h2>Distances</h2>\n<p>Wins (up) and losses (down) by plies to the end, for each side \
-         to move.</p>\n<img class=\"hist\" src=\"{m}.svg\" alt=\"distance histogram of {m}\">\n",
+         to move.</p>\n<div class=\"hist-box\"><img class=\"hist\" src=\"{m}.svg\" alt=\"distance histogram of {m}\"></div>\n",
         s.pieces,
         num(s.positions_both_sides_to_move),
         num(s.slots),
