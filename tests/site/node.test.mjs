@@ -75,6 +75,21 @@ test("a cold probe of a large table costs a few requests, not the table", async 
   const alone = await Tablebase.open(env("SITE"));
   await alone.probeWdl(big.input);
   assert.ok(alone.stats.rounds <= 3, `${alone.stats.rounds} rounds for a cold WDL probe`);
+  // probeWdl reads WDL only and asks for every range a probe misses in
+  // one round: cold, never more rounds than a full probe, and fewer bytes.
+  const sum = { wdl: { rounds: 0, bytes: 0 }, full: { rounds: 0, bytes: 0 } };
+  for (const c of cases.filter((c) => isBig(c.input)).slice(0, 12)) {
+    const [wdl, full] = [await Tablebase.open(env("SITE")), await Tablebase.open(env("SITE"))];
+    assert.equal((await wdl.probeWdl(c.input)).category, c.category, c.input);
+    await full.probe(c.input);
+    assert.ok(wdl.stats.rounds <= full.stats.rounds, `${c.input}: probeWdl ${wdl.stats.rounds} rounds, probe ${full.stats.rounds}`);
+    for (const [k, tb] of [["wdl", wdl], ["full", full]]) {
+      sum[k].rounds += tb.stats.rounds;
+      sum[k].bytes += tb.stats.bytes;
+    }
+  }
+  assert.ok(sum.wdl.bytes < sum.full.bytes, JSON.stringify(sum));
+  console.log(`cold probeWdl against probe, ELvTR: ${JSON.stringify(sum)}`);
 });
 
 test("replies by value agree with the CLI, from files and over HTTP; a trainer's move takes at most 2 rounds", async () => {

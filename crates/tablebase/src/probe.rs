@@ -265,31 +265,52 @@ impl Tablebase {
     /// position that is not over (a side to move without a legal move is
     /// reported by its value, `Loss(0)`, with `game_over` unset).
     pub fn evaluate_value(&self, pos: &Position) -> Result<Evaluation, ProbeError> {
+        let value = match self.game_over(pos)? {
+            Some((value, why)) => {
+                return Ok(Evaluation {
+                    position: *pos,
+                    value,
+                    game_over: Some(why),
+                    moves: Vec::new(),
+                })
+            }
+            None => self.probe(pos)?,
+        };
+        Ok(Evaluation {
+            position: *pos,
+            value,
+            game_over: None,
+            moves: Vec::new(),
+        })
+    }
+
+    /// The win, draw or loss of any position, finished games included, as
+    /// [`Tablebase::evaluate_value`] gives it: of a position not over, the
+    /// table's WDL alone (no distances read).
+    pub fn evaluate_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        match self.game_over(pos)? {
+            Some((value, _)) => Ok(value.wdl()),
+            None => self.probe_wdl(pos),
+        }
+    }
+
+    /// The value of a finished game (a den entered, a side without pieces)
+    /// and why, or `None`; an impossible position is refused.
+    fn game_over(&self, pos: &Position) -> Result<Option<(Value, GameOver)>, ProbeError> {
         pos.validate_reachable(self.rules())
             .map_err(ProbeError::Position)?;
         let board = self.rules().board();
         let on_den = pos
             .pieces()
             .find(|&(p, s)| board.is_den_of(s, p.color.opponent()));
-        let over = |value, why| Evaluation {
-            position: *pos,
-            value,
-            game_over: Some(why),
-            moves: Vec::new(),
-        };
         if let Some((p, _)) = on_den {
-            return Ok(over(decided(pos, p.color), GameOver::Den));
+            return Ok(Some((decided(pos, p.color), GameOver::Den)));
         }
         for side in Color::ALL {
             if pos.count(side) == 0 {
-                return Ok(over(decided(pos, side.opponent()), GameOver::NoPieces));
+                return Ok(Some((decided(pos, side.opponent()), GameOver::NoPieces)));
             }
         }
-        Ok(Evaluation {
-            position: *pos,
-            value: self.probe(pos)?,
-            game_over: None,
-            moves: Vec::new(),
-        })
+        Ok(None)
     }
 }

@@ -501,6 +501,31 @@ impl RemoteTables {
         self.evaluate_ply(tb, pos, false)
     }
 
+    /// [`crate::Tablebase::evaluate_wdl`] of `pos` through `tb`: WDL blocks
+    /// only. When bytes are missing, every move's position is probed for
+    /// its WDL as well, so that one round gathers what a search through a
+    /// don't-care of the table needs (its moves' values).
+    pub fn evaluate_wdl(
+        &self,
+        tb: &crate::Tablebase,
+        pos: &jungletb_rules::Position,
+    ) -> Attempt<jungletb_rules::Wdl> {
+        self.begin_probe();
+        let answer = tb.evaluate_wdl(pos);
+        if lock(&self.shared.missing).is_empty() {
+            return self.end_attempt(Attempt::Done(answer));
+        }
+        let rules = tb.rules();
+        if pos.validate(rules).is_ok() {
+            for mv in pos.legal_moves(rules).iter() {
+                if !pos.is_winning_move(rules, mv) {
+                    let _ = tb.probe_wdl(&pos.play(mv));
+                }
+            }
+        }
+        self.end_attempt(Attempt::Fetch(self.take_missing()))
+    }
+
     /// [`crate::Tablebase::evaluate_with_replies`] of `pos` through `tb`:
     /// when bytes are missing, every reply of every move is probed too, so
     /// that one round of fetches gathers what the whole ply needs.

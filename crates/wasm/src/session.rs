@@ -250,18 +250,19 @@ impl Session {
         self.reply(&pos, attempt, |e| position_answer(self.tb.rules(), &e))
     }
 
-    /// The WDL value alone (fewer blocks: no distances, no moves).
+    /// The WDL value alone: WDL blocks only (no distances, no moves), every
+    /// range a cold probe misses asked for in one round.
     pub fn probe_wdl(&self, text: &str) -> Reply {
         let pos = match parse_position(self.tb.rules(), text) {
             Ok(p) => p,
             Err(reply) => return reply,
         };
-        let attempt = self.store.attempt(|| self.tb.evaluate_value(&pos));
-        self.reply(&pos, attempt, |e| WdlAnswer {
+        let attempt = self.store.evaluate_wdl(&self.tb, &pos);
+        self.reply(&pos, attempt, |wdl| WdlAnswer {
             ruleset: self.tb.rules().label(),
-            position: e.position.to_string(),
-            side_to_move: e.position.side_to_move().into(),
-            category: jungletb_wire::Category::of(e.value),
+            position: pos.to_string(),
+            side_to_move: pos.side_to_move().into(),
+            category: jungletb_wire::Category::of_wdl(wdl),
         })
     }
 

@@ -25,6 +25,15 @@ impl Category {
             Value::Draw => Category::Draw,
         }
     }
+
+    /// The category of a win, draw or loss.
+    pub fn of_wdl(w: jungletb_rules::Wdl) -> Category {
+        match w {
+            jungletb_rules::Wdl::Win => Category::Win,
+            jungletb_rules::Wdl::Loss => Category::Loss,
+            jungletb_rules::Wdl::Draw => Category::Draw,
+        }
+    }
 }
 
 /// A side: `"w"` (White, who moves first) or `"b"`.
