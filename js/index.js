@@ -273,6 +273,7 @@ class HttpFiles {
 
   async json(file) {
     let r;
+    this.requests = (this.requests ?? 0) + 1;
     try {
       r = await this.fetch(this.url(file));
     } catch (e) {
@@ -381,6 +382,41 @@ async function listLocal(dir) {
   return byMaterial.size ? [...byMaterial.values()] : null;
 }
 
+/** A custom rule set's label: `[label, base]`. */
+const CUSTOM_LABEL = /^(standard|leiden|popular)-custom-[0-9a-f]{16}$/;
+
+/** The options of the custom rule set `label`, from the `rulesets.json` of
+ * the site at `loc`; `requests` made. */
+async function customRules(loc, local, options, label) {
+  if (options.rules !== undefined) {
+    throw new OptionsError(`Tablebase.open: '${label}' names its rules already; give ruleset alone`, "options");
+  }
+  let list = null;
+  let requests = 0;
+  if (local) {
+    const { readFile } = await import("node:fs/promises");
+    try {
+      list = JSON.parse(await readFile(`${loc.replace(/\/+$/, "")}/rulesets.json`, "utf8"));
+    } catch {
+      list = null;
+    }
+  } else {
+    const base = new URL(loc, globalThis.location?.href ?? undefined).href;
+    const http = new HttpFiles(base, options.fetch ?? globalThis.fetch.bind(globalThis), 0);
+    list = await http.json("rulesets.json");
+    requests = 1;
+  }
+  const entry = list?.rulesets?.find((r) => r.label === label);
+  if (!entry?.options) {
+    throw new RulesError(
+      `${loc}: no rulesets.json listing '${label}' (a site's); for a tables directory give the ` +
+        `base and its options, e.g. { ruleset: "${label.split("-custom-")[0]}", rules: { … } }`,
+      "unknown_ruleset",
+    );
+  }
+  return { options: entry.options, requests };
+}
+
 /** The tables of a local site directory's manifest.json, or null. */
 async function readManifest(dir, label) {
   const { readFile } = await import("node:fs/promises");
@@ -430,7 +466,9 @@ export class Tablebase {
    * with the site's `manifest.json` listing the tables; in Node, a path is
    * a local directory.
    *
-   * Options: `ruleset` (default `"standard"`), `rules` (rule options),
+   * Options: `ruleset` (default `"standard"`; a custom rule set's label,
+   * `popular-custom-…`, on a site: its options are read from the site's
+   * `rulesets.json`), `rules` (rule options),
    * `memory` (read every table whole now), `wholeFileBelow` (tables up to
    * this size are fetched whole and checked by their checksum, default 64
    * KiB), `wholeFallbackMax` (a host that ignores `Range` and sends a
@@ -444,11 +482,22 @@ export class Tablebase {
     const local = isNode && !/^https?:/i.test(loc);
     let files;
     let tables = null;
+    let opening = 0;
+    const custom = CUSTOM_LABEL.exec(options.ruleset ?? "");
+    if (custom) {
+      // A custom rule set's label: its options from the site's list.
+      const found = await customRules(loc, local, options, options.ruleset);
+      opening += found.requests;
+      options = { ...options, ruleset: custom[1], rules: found.options };
+    }
     const [status, opened] = wasm.ask(wasm.x.jtb_open, spec(options, loc));
     const handle = status;
     if (handle === 0) throw errorOf(opened);
     const label = opened.label;
     try {
+      if (custom && label !== custom[0]) {
+        throw new RulesError(`${loc}: the options listed for '${custom[0]}' make rule set '${label}'`, "ruleset_mismatch");
+      }
       if (local) {
         const root = loc.replace(/\/+$/, "");
         for (const dir of [`${root}/${label}`, root]) {
@@ -468,6 +517,7 @@ export class Tablebase {
         for (const dir of [new URL(`${label}/`, base.endsWith("/") ? base : base + "/").href, base]) {
           const http = new HttpFiles(dir, fetchImpl, options.wholeFallbackMax ?? 16 << 20);
           const manifest = await http.json("manifest.json");
+          opening += 1;
           if (!manifest) continue;
           if (manifest.ruleset !== label) {
             throw new RulesError(
@@ -484,6 +534,8 @@ export class Tablebase {
         }
       }
       const tb = new Tablebase(wasm, handle, files, new Map(), options, label);
+      // The requests of opening (rulesets.json, manifest.json) count too.
+      tb.stats.requests += opening;
       for (const t of tables) {
         const entry = { ...t, plain: t.file.endsWith(".jtb"), whole: false };
         tb._tables.set(t.material, entry);
@@ -592,7 +644,8 @@ export class Tablebase {
    * rules): a Position of other rules is refused, never answered under
    * the tables' rules. */
   _text(position) {
-    if (typeof position === "string") return position;
+    // `_` for the space, as in the HTTP API's addresses.
+    if (typeof position === "string") return position.replace(/_/g, " ");
     if (position instanceof Position) {
       if (!sameRules(position.rulesetLabel, this.rulesetLabel)) {
         throw new RulesError(
@@ -675,10 +728,16 @@ export class Tablebase {
     return this._run("map", position, square);
   }
 
-  /** What the module keeps of the fetched tables. */
+  /** What the module keeps of the fetched tables: `{pinned_bytes,
+   * cached_bytes, evicted_pages, whole_bytes}` (pages read when tables
+   * opened, probe pages under `maxCachedBytes`, pages dropped, tables held
+   * whole), and `memory_bytes`, the WebAssembly module's memory (shared by
+   * every tablebase of the module: those bytes and the decoded blocks,
+   * under `maxDecodedBytes`). */
   usage() {
     const w = this._wasm;
-    return this._check(w.ask(w.x.jtb_usage, this._h));
+    const u = this._check(w.ask(w.x.jtb_usage, this._h));
+    return { ...u, memory_bytes: w.x.memory.buffer.byteLength };
   }
 
   /** Frees the module's memory for these tables. */

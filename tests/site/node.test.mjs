@@ -178,6 +178,23 @@ test("a piece's map holds, on every square, the value of the position with the p
     (e) => e instanceof JungleError && e.kind === "no_piece");
 });
 
+test("the API's `_` for a space, the opening requests counted, tables held whole in usage()", async () => {
+  const c = cases[0];
+  const tb = await Tablebase.open(env("SITE"));
+  // Opening fetched the manifest: one request before any probe.
+  assert.equal(tb.stats.requests, 1, "the manifest request is counted");
+  const spaced = await tb.probe(c.input);
+  assert.deepEqual(await tb.probe(c.input.replace(" ", "_")), spaced, "`_` reads as a space");
+  const u = tb.usage();
+  const read = u.pinned_bytes + u.cached_bytes + u.whole_bytes;
+  assert.ok(read > 0 && read <= tb.stats.bytes, `usage ${JSON.stringify(u)} against ${tb.stats.bytes} bytes fetched`);
+  assert.ok(u.memory_bytes >= read, `the module's memory ${u.memory_bytes} holds what it keeps`);
+  // Small tables come whole: usage() counts them.
+  const small = await Tablebase.open(env("SITE"));
+  await small.probe("7/7/7/7/7/7/7/d6/W6 w");
+  assert.ok(small.usage().whole_bytes > 0, JSON.stringify(small.usage()));
+});
+
 test("a Position needs no tables: legal moves and play", async () => {
   const p = await Position.parse("7/7/7/7/7/7/7/2E4/r6 w");
   assert.deepEqual(p.moves.map((m) => m.move).sort(), ["c2b2", "c2c1", "c2c3", "c2d2"]);

@@ -146,6 +146,15 @@ test("one site of three rule sets lists them all, each with its pages and its ow
     const manifest = await (await fetch(new URL(`${label}/manifest.json`, site))).json();
     assert.equal(manifest.ruleset, label);
   }
+  // A custom rule set opens by its label alone: its options from the
+  // site's rulesets.json; it answers as when opened by base and options.
+  const wolf = "popular-custom-96041d7177d2e47e";
+  const byLabel = await Tablebase.open(site, { ruleset: wolf });
+  assert.equal(byLabel.rulesetLabel, wolf);
+  assert.equal((await byLabel.probe(WD)).plies, cases.get(`${wolf}|${WD}`).plies);
+  await assert.rejects(() => Tablebase.open(site, { ruleset: wolf, rules: { wolf_outranks_dog: "true" } }), OptionsError);
+  await assert.rejects(() => Tablebase.open(site, { ruleset: "popular-custom-0000000000000000" }), RulesError);
+  await assert.rejects(() => Tablebase.open(env("RULES_TABLES"), { ruleset: wolf }), /rulesets\.json/);
   // SHA256SUMS covers every rule set's tables.
   const sums = await (await fetch(new URL("SHA256SUMS", site))).text();
   for (const label of labels) assert.match(sums, new RegExp(`  ${label}/EvE\\.jtbz`));

@@ -79,6 +79,9 @@ pub struct CacheUsage {
     pub cached_bytes: u64,
     /// Probe pages dropped to stay under the cap.
     pub evicted_pages: u64,
+    /// Bytes of the tables held whole (small ones, and those a host sent
+    /// whole).
+    pub whole_bytes: u64,
 }
 
 /// A [`TableStore`] of tables whose bytes a caller fetches (see the module
@@ -275,9 +278,16 @@ impl RemoteTables {
         }
     }
 
-    /// Bytes kept, pinned and not, and pages dropped.
+    /// Bytes kept (pinned pages, probe pages, whole tables) and pages
+    /// dropped.
     pub fn cache_usage(&self) -> CacheUsage {
-        lock(&self.shared.cache).usage
+        let mut usage = lock(&self.shared.cache).usage;
+        usage.whole_bytes = lock(&self.files)
+            .values()
+            .filter_map(|e| e.whole.as_ref())
+            .map(|b| b.len() as u64)
+            .sum();
+        usage
     }
 }
 

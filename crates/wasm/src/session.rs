@@ -347,19 +347,21 @@ impl Session {
     }
 
     /// What the store keeps: `{"pinned_bytes", "cached_bytes",
-    /// "evicted_pages"}`.
+    /// "evicted_pages", "whole_bytes"}`.
     pub fn usage(&self) -> Reply {
         #[derive(Serialize)]
         struct Usage {
             pinned_bytes: u64,
             cached_bytes: u64,
             evicted_pages: u64,
+            whole_bytes: u64,
         }
         let u = self.store.cache_usage();
         done(&Usage {
             pinned_bytes: u.pinned_bytes,
             cached_bytes: u.cached_bytes,
             evicted_pages: u.evicted_pages,
+            whole_bytes: u.whole_bytes,
         })
     }
 
