@@ -949,7 +949,12 @@ fn zugzwangs_and_compare_rules_answer_in_text_and_json() {
         .collect();
     assert_eq!(lines[0]["material"], "RvR");
     assert!(lines[0]["mutual"].as_u64().unwrap() > 0);
-    assert_eq!(lines[0]["examples"].as_array().unwrap().len(), 2);
+    // --limit 2: two of each kind, mutual and half.
+    let examples = lines[0]["examples"].as_array().unwrap();
+    for kind in ["mutual", "half"] {
+        let n = examples.iter().filter(|e| e["kind"] == kind).count();
+        assert_eq!(n, 2, "{kind}: {examples:?}");
+    }
     assert_eq!(lines[1]["pieces"], 2);
     // One table is "1 table", not "1 tables".
     let o = run(&["zugzwangs", "--tables", root, "--material", "RvR"]);

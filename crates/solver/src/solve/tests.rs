@@ -6,7 +6,7 @@
 //! in part, then again in full, as a solve stopped within a level and
 //! resumed runs it. (The values themselves are checked against an
 //! independent reference solver and recorded checksums in
-//! `tests/tablebase`.)
+//! `tests/pipeline`.)
 
 use super::buckets::Rounds;
 use super::cells::{chunk_words, ByteCells, ByteCtx, CHUNK};

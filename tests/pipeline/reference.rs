@@ -63,7 +63,7 @@ fn leiden_tables_match_the_reference_solver() {
 
 /// Whole 4-piece materials (millions of positions each) against the
 /// reference solver. Minutes in release mode, so not part of the default run:
-/// `cargo test --release --test tablebase -- --ignored`.
+/// `cargo test --release --test pipeline -- --ignored`.
 #[test]
 #[ignore = "several minutes in release mode"]
 fn four_piece_materials_match_the_reference_solver() {
