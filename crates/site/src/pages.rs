@@ -1,11 +1,31 @@
 //! The site's HTML pages and the board's files.
 
-use crate::ruleset::MaterialPage;
-use crate::{write, Package, SiteError};
+use crate::{write, Package, SiteError, TableEntry};
+use jungletb_analysis::zugzwang;
 use jungletb_rules::Ruleset;
+use jungletb_wire::MaterialStats;
 use jungletb_wire::SideStats;
 use std::fmt::Write as _;
 use std::path::Path;
+
+/// Everything a material's page shows.
+#[derive(Debug, Clone)]
+pub(crate) struct MaterialPage {
+    pub(crate) stats: MaterialStats,
+    pub(crate) table: TableEntry,
+    pub(crate) svg: String,
+    /// The longest win (for the side to move that has the longer one) and
+    /// its line.
+    pub(crate) longest: Option<(String, Vec<String>)>,
+    /// Its zugzwangs: counts of both kinds and the longest few of each.
+    pub(crate) zugzwangs: zugzwang::Report,
+    /// Canonical materials one capture leads to.
+    pub(crate) depends: Vec<String>,
+    /// Its deepest only-move puzzles.
+    pub(crate) puzzles: Vec<jungletb_wire::PuzzleAnswer>,
+    /// Its training exercises.
+    pub(crate) exercises: Vec<jungletb_wire::ExerciseAnswer>,
+}
 
 const APP_JS: &str = include_str!("../../server/assets/app.js");
 const STYLE_CSS: &str = include_str!("../../server/assets/style.css");

@@ -3,7 +3,8 @@
 //! and the statistics of each material, its puzzles, exercises, index and
 //! downloads, and its entry in the site's list of rule sets.
 
-use crate::{io, pages, write, Manifest, SiteError, TableEntry};
+use crate::pages::{self, MaterialPage};
+use crate::{io, write, Manifest, SiteError, TableEntry};
 use jungletb_analysis::histogram::histogram;
 use jungletb_analysis::zugzwang;
 use jungletb_indexer::Material;
@@ -164,25 +165,6 @@ fn ruleset_entry(tb: &Tablebase, rules: &Ruleset) -> RulesetEntry {
             .collect(),
     );
     entry
-}
-
-/// Everything a material's page shows.
-#[derive(Debug, Clone)]
-pub(crate) struct MaterialPage {
-    pub(crate) stats: MaterialStats,
-    pub(crate) table: TableEntry,
-    pub(crate) svg: String,
-    /// The longest win (for the side to move that has the longer one) and
-    /// its line.
-    pub(crate) longest: Option<(String, Vec<String>)>,
-    /// Its zugzwangs: counts of both kinds and the longest few of each.
-    pub(crate) zugzwangs: zugzwang::Report,
-    /// Canonical materials one capture leads to.
-    pub(crate) depends: Vec<String>,
-    /// Its deepest only-move puzzles.
-    pub(crate) puzzles: Vec<jungletb_wire::PuzzleAnswer>,
-    /// Its training exercises.
-    pub(crate) exercises: Vec<jungletb_wire::ExerciseAnswer>,
 }
 
 /// Only-move puzzles shown a material.
