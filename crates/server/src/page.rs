@@ -5,10 +5,7 @@ use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const STYLE_CSS: &str = include_str!("../assets/style.css");
-const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
+use jungletb_board::{APP_JS, FAVICON_SVG, INDEX_HTML, STYLE_CSS};
 
 /// `GET /`: the board.
 pub async fn index() -> Response {

@@ -27,10 +27,7 @@ pub(crate) struct MaterialPage {
     pub(crate) exercises: Vec<jungletb_wire::ExerciseAnswer>,
 }
 
-const APP_JS: &str = include_str!("../../server/assets/app.js");
-const STYLE_CSS: &str = include_str!("../../server/assets/style.css");
-const INDEX_HTML: &str = include_str!("../../server/assets/index.html");
-const FAVICON_SVG: &str = include_str!("../../server/assets/favicon.svg");
+use jungletb_board::{APP_JS, FAVICON_SVG, INDEX_HTML, STYLE_CSS};
 const STATIC_API_JS: &str = include_str!("../assets/static-api.js");
 const SITE_CSS: &str = "body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;\
 padding:0 .75rem;color:#222}table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.15rem .4rem;\
