@@ -122,6 +122,39 @@ fn page(title: &str, root: &str, label: Option<&str>, body: &str) -> String {
     )
 }
 
+/// A page of a rule set's directory (`<label>/index.html`, …), titled
+/// `what` and the rule set.
+fn ruleset_page(what: &str, rules: &Ruleset, body: &str) -> String {
+    let label = rules.label();
+    page(
+        &format!("{what} — jungletb {label}"),
+        "../",
+        Some(&label),
+        body,
+    )
+}
+
+/// The pages of `k`-piece materials that `keep` keeps, strongest first
+/// (as `stats` lists them).
+fn strongest_first(
+    pages: &[MaterialPage],
+    k: u32,
+    keep: impl Fn(&MaterialPage) -> bool,
+) -> Vec<&MaterialPage> {
+    let mut of_k: Vec<&MaterialPage> = pages
+        .iter()
+        .filter(|p| p.stats.pieces == k && keep(p))
+        .collect();
+    of_k.sort_by_key(|p| {
+        p.stats
+            .material
+            .parse::<jungletb_indexer::Material>()
+            .map(|m| m.strongest_first())
+            .ok()
+    });
+    of_k
+}
+
 fn percent(n: u64, of: u64) -> String {
     if of == 0 {
         "–".into()
@@ -184,20 +217,10 @@ pub(crate) fn train(rules: &Ruleset, pages: &[MaterialPage]) -> String {
     );
     let top = pages.iter().map(|p| p.stats.pieces).max().unwrap_or(0);
     for k in 2..=top {
-        let mut of_k: Vec<&MaterialPage> = pages
-            .iter()
-            .filter(|p| p.stats.pieces == k && !p.exercises.is_empty())
-            .collect();
+        let of_k = strongest_first(pages, k, |p| !p.exercises.is_empty());
         if of_k.is_empty() {
             continue;
         }
-        of_k.sort_by_key(|p| {
-            p.stats
-                .material
-                .parse::<jungletb_indexer::Material>()
-                .map(|m| m.strongest_first())
-                .ok()
-        });
         let _ = writeln!(
             body,
             "<details{}><summary>{k} pieces ({} materials)</summary>\n<ul>",
@@ -219,12 +242,7 @@ pub(crate) fn train(rules: &Ruleset, pages: &[MaterialPage]) -> String {
         }
         body.push_str("</ul>\n</details>\n");
     }
-    page(
-        &format!("Train — jungletb {}", rules.label()),
-        "../",
-        Some(&rules.label()),
-        &body,
-    )
+    ruleset_page("Train", rules, &body)
 }
 
 /// A puzzle: its board link, and its answer and line on request.
@@ -275,12 +293,7 @@ pub(crate) fn puzzles(rules: &Ruleset, list: &[&jungletb_wire::PuzzleAnswer]) ->
     if list.is_empty() {
         body.push_str("<p>No position of these tables has a single winning move.</p>\n");
     }
-    page(
-        &format!("Puzzles — jungletb {}", rules.label()),
-        "../",
-        Some(&rules.label()),
-        &body,
-    )
+    ruleset_page("Puzzles", rules, &body)
 }
 
 /// A line of play for people: numbered, each move with its piece's letter
@@ -338,14 +351,7 @@ pub(crate) fn index(rules: &Ruleset, pages: &[MaterialPage]) -> String {
     );
     let top = pages.iter().map(|p| p.stats.pieces).max().unwrap_or(0);
     for k in 2..=top {
-        let mut of_k: Vec<&MaterialPage> = pages.iter().filter(|p| p.stats.pieces == k).collect();
-        of_k.sort_by_key(|p| {
-            p.stats
-                .material
-                .parse::<jungletb_indexer::Material>()
-                .map(|m| m.strongest_first())
-                .ok()
-        });
+        let of_k = strongest_first(pages, k, |_| true);
         if of_k.is_empty() {
             continue;
         }
@@ -370,12 +376,7 @@ pub(crate) fn index(rules: &Ruleset, pages: &[MaterialPage]) -> String {
         }
         body.push_str("</table>\n");
     }
-    page(
-        &format!("jungletb: {}", rules.label()),
-        "../",
-        Some(&rules.label()),
-        &body,
-    )
+    ruleset_page("Materials", rules, &body)
 }
 
 /// A material's page.
@@ -516,22 +517,13 @@ fn zugzwangs_html(rules: &Ruleset, root: &str, z: &jungletb_analysis::zugzwang::
                 out,
                 "<li>{} <small>White to move: {}; Black to move: {}</small></li>",
                 board_link(rules, root, &e.position.to_string()),
-                value_words(e.white_to_move),
-                value_words(e.black_to_move),
+                e.white_to_move,
+                e.black_to_move,
             );
         }
         out.push_str("</ul>\n");
     }
     out
-}
-
-/// A value for people: `loses in 12`, `draws`.
-fn value_words(v: jungletb_rules::Value) -> String {
-    match v {
-        jungletb_rules::Value::Win(n) => format!("wins in {n}"),
-        jungletb_rules::Value::Loss(n) => format!("loses in {n}"),
-        jungletb_rules::Value::Draw => "draws".into(),
-    }
 }
 
 /// `downloads.html`.
@@ -556,12 +548,7 @@ pub(crate) fn downloads(rules: &Ruleset, pages: &[MaterialPage]) -> String {
         );
     }
     body.push_str("</table>\n");
-    page(
-        &format!("Downloads — jungletb {label}"),
-        "../",
-        Some(&rules.label()),
-        &body,
-    )
+    ruleset_page("Downloads", rules, &body)
 }
 
 /// The root `index.html`: the site's rule sets (`entries`, with their

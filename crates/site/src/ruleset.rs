@@ -25,6 +25,8 @@ pub(crate) struct RulesetSource<'a> {
     pub(crate) rules: &'a Ruleset,
     /// Its materials, in the order of its pages.
     pub(crate) materials: Vec<Material>,
+    /// Its tables.
+    tb: Tablebase,
 }
 
 impl<'a> RulesetSource<'a> {
@@ -40,6 +42,7 @@ impl<'a> RulesetSource<'a> {
             dir,
             rules,
             materials,
+            tb,
         })
     }
 }
@@ -64,8 +67,7 @@ pub(crate) fn build_ruleset(
     out: &Path,
     progress: &(dyn Fn() + Sync),
 ) -> Result<RulesetBuilt, SiteError> {
-    let (dir, rules) = (src.dir, src.rules);
-    let tb = Tablebase::with_dir(dir.to_path_buf(), rules.clone());
+    let (dir, rules, tb) = (src.dir, src.rules, &src.tb);
     let label = rules.label();
     let site_dir = out.join(&label);
     compress_plain(dir, &site_dir, out, &src.materials)?;
@@ -73,7 +75,7 @@ pub(crate) fn build_ruleset(
         .materials
         .par_iter()
         .map(|&m| {
-            let page = material_page(&tb, dir, &site_dir, m);
+            let page = material_page(tb, dir, &site_dir, m);
             progress();
             page
         })
@@ -132,7 +134,7 @@ pub(crate) fn build_ruleset(
         .collect();
     prune(&base, &pages_kept)?;
     Ok(RulesetBuilt {
-        entry: ruleset_entry(&tb, rules),
+        entry: ruleset_entry(tb, rules),
         materials: pages.len(),
         table_bytes,
         other_bytes: other,

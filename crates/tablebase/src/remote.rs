@@ -520,20 +520,19 @@ impl RemoteTables {
         tb: &crate::Tablebase,
         pos: &jungletb_rules::Position,
     ) -> Attempt<jungletb_rules::Wdl> {
-        self.begin_probe();
-        let answer = tb.evaluate_wdl(pos);
-        if lock(&self.shared.missing).is_empty() {
-            return self.end_attempt(Attempt::Done(answer));
-        }
-        let rules = tb.rules();
-        if pos.validate(rules).is_ok() {
-            for mv in pos.legal_moves(rules).iter() {
-                if !pos.is_winning_move(rules, mv) {
-                    let _ = tb.probe_wdl(&pos.play(mv));
+        self.gathered(
+            || tb.evaluate_wdl(pos),
+            || {
+                let rules = tb.rules();
+                if pos.validate(rules).is_ok() {
+                    for mv in pos.legal_moves(rules).iter() {
+                        if !pos.is_winning_move(rules, mv) {
+                            let _ = tb.probe_wdl(&pos.play(mv));
+                        }
+                    }
                 }
-            }
-        }
-        self.end_attempt(Attempt::Fetch(self.take_missing()))
+            },
+        )
     }
 
     /// [`crate::Tablebase::evaluate_with_replies`] of `pos` through `tb`:
@@ -556,17 +555,18 @@ impl RemoteTables {
         pos: &jungletb_rules::Position,
         replies: bool,
     ) -> Attempt<crate::Evaluation> {
-        self.begin_probe();
-        let answer = if replies {
-            tb.evaluate_with_replies(pos)
-        } else {
-            tb.evaluate(pos)
+        let answer = || {
+            if replies {
+                tb.evaluate_with_replies(pos)
+            } else {
+                tb.evaluate(pos)
+            }
         };
-        if lock(&self.shared.missing).is_empty() {
-            return self.end_attempt(Attempt::Done(answer));
-        }
-        let rules = tb.rules();
-        if pos.validate(rules).is_ok() {
+        self.gathered(answer, || {
+            let rules = tb.rules();
+            if pos.validate(rules).is_err() {
+                return;
+            }
             for mv in pos.legal_moves(rules).iter() {
                 let _ = tb.move_value(pos, mv);
                 if !replies || pos.is_winning_move(rules, mv) {
@@ -582,7 +582,23 @@ impl RemoteTables {
                     }
                 }
             }
+        })
+    }
+
+    /// An attempt of `answer`; when it misses bytes, `more` probes what
+    /// the rest of the answer will read too, so that one round of fetches
+    /// gathers it all.
+    fn gathered<T>(
+        &self,
+        answer: impl FnOnce() -> Result<T, crate::ProbeError>,
+        more: impl FnOnce(),
+    ) -> Attempt<T> {
+        self.begin_probe();
+        let answer = answer();
+        if lock(&self.shared.missing).is_empty() {
+            return self.end_attempt(Attempt::Done(answer));
         }
+        more();
         self.end_attempt(Attempt::Fetch(self.take_missing()))
     }
 }
