@@ -556,7 +556,7 @@ impl CountingRanges {
     }
 }
 
-impl jungletb::tablebase::RangeRead for CountingRanges {
+impl jungletb::tablebase::store::RangeRead for CountingRanges {
     fn len(&self) -> u64 {
         self.bytes.len() as u64
     }

@@ -8,9 +8,9 @@ use crate::dont_cares::dc_root;
 use crate::fixture;
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::{Position, Ruleset};
+use jungletb::tablebase::remote::{Attempt, Missing, RemoteOptions, RemoteTables};
 use jungletb::tablebase::{
-    table_dir, table_files, Attempt, Evaluation, Missing, ProbeError, RemoteOptions, RemoteTables,
-    TableError, Tablebase, TablebaseOptions,
+    table_dir, table_files, Evaluation, ProbeError, TableError, Tablebase, TablebaseOptions,
 };
 use jungletb::tablebase::{write_compressed_table, write_compressed_table_in_sections, Table};
 use std::path::{Path, PathBuf};

@@ -576,10 +576,10 @@ impl PositionIndex {
 
     /// Where slot `index` (in range), whose position is `pos`, stands in
     /// its run: the slots after it that differ from it only in the last
-    /// piece's square (see [`RawPositions`](crate::RawPositions)). The last
-    /// piece's code, the squares it takes along the run (the free squares
-    /// of its set), how many slots of the run follow, and whether the run's
-    /// leading pair is its own mirror image (its slots may be unused).
+    /// piece's square (see `positions.rs`). The last piece's code, the
+    /// squares it takes along the run (the free squares of its set), how
+    /// many slots of the run follow, and whether the run's leading pair is
+    /// its own mirror image (its slots may be unused).
     #[inline]
     pub(crate) fn run_at(&self, index: u64, pos: &RawPosition) -> (usize, u64, u32, bool) {
         let n = self.pieces.len();
@@ -594,19 +594,6 @@ impl PositionIndex {
         let free = self.masks[last] & !(pos.occupied() & !bit);
         let digit = (free & (bit - 1)).count_ones();
         (code, free, self.radix[last] as u32 - 1 - digit, on_axis)
-    }
-
-    /// The positions of the slots of `range` in order, each `None` where
-    /// [`PositionIndex::canonical_raw_position`] is: the same answers,
-    /// decoded incrementally (see [`RawPositions`](crate::RawPositions)).
-    pub fn raw_positions(&self, range: std::ops::Range<u64>) -> crate::RawPositions<'_> {
-        crate::RawPositions::new(self, range)
-    }
-
-    /// A decoder of slots taken in increasing order (see
-    /// [`Decoder`](crate::Decoder)).
-    pub fn decoder(&self) -> crate::Decoder<'_> {
-        crate::Decoder::new(self)
     }
 
     /// True if slot `index`, whose leading pair is its own mirror image and

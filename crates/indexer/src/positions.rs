@@ -23,6 +23,20 @@ use crate::index::PositionIndex;
 use crate::select::select_bit;
 use jungletb_rules::RawPosition;
 
+impl PositionIndex {
+    /// The positions of the slots of `range` in order, each `None` where
+    /// [`PositionIndex::canonical_raw_position`] is: the same answers,
+    /// decoded incrementally (see [`RawPositions`]).
+    pub fn raw_positions(&self, range: std::ops::Range<u64>) -> RawPositions<'_> {
+        RawPositions::new(self, range)
+    }
+
+    /// A decoder of slots taken in increasing order (see [`Decoder`]).
+    pub fn decoder(&self) -> Decoder<'_> {
+        Decoder::new(self)
+    }
+}
+
 /// The positions of consecutive slots, as `(slot, position)` (`None` for
 /// an unused slot): made by [`PositionIndex::raw_positions`].
 #[derive(Debug, Clone)]
@@ -63,7 +77,7 @@ struct Run {
 }
 
 impl<'a> Decoder<'a> {
-    pub(crate) fn new(index: &'a PositionIndex) -> Decoder<'a> {
+    fn new(index: &'a PositionIndex) -> Decoder<'a> {
         Decoder {
             index,
             last: 0,
@@ -129,7 +143,7 @@ impl<'a> Decoder<'a> {
 }
 
 impl<'a> RawPositions<'a> {
-    pub(crate) fn new(index: &'a PositionIndex, range: std::ops::Range<u64>) -> RawPositions<'a> {
+    fn new(index: &'a PositionIndex, range: std::ops::Range<u64>) -> RawPositions<'a> {
         RawPositions {
             decoder: Decoder::new(index),
             next: range.start,

@@ -20,7 +20,8 @@ pub struct RootMove {
 }
 
 /// A position's value for the side to move, why the game is over if it is,
-/// and (with [`Tablebase::evaluate`]) every legal move with its value.
+/// and (with [`Tablebase::evaluate`](crate::Tablebase::evaluate)) every
+/// legal move with its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evaluation {
     /// The position asked about.
@@ -31,7 +32,7 @@ pub struct Evaluation {
     /// Set when the game is over.
     pub game_over: Option<GameOver>,
     /// Every legal move, best first for the side to move (empty when the
-    /// game is over, and from [`Tablebase::evaluate_value`]).
+    /// game is over, and from [`Tablebase::evaluate_value`](crate::Tablebase::evaluate_value)).
     pub moves: Vec<RootMove>,
 }
 

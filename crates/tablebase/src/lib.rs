@@ -12,6 +12,9 @@
 //!   a memory map or positional reads ([`Backend`]).
 //! - [`write_table`] and [`write_compressed_table`]: the writers (a
 //!   temporary file renamed into place only when complete).
+//! - [`store`]: tables that are not files (bytes in memory, read range by
+//!   range), and [`remote`]: the store of a caller that fetches bytes
+//!   itself and cannot block (the browser's WebAssembly board).
 //!
 //! The bytes of the files are defined by [`jungletb_format`].
 //!
@@ -28,18 +31,18 @@
 #![warn(missing_docs)]
 
 mod coverage;
+mod dont_care;
 mod error;
 mod evaluation;
 mod game_over;
 mod open_tables;
 mod parallel;
 mod probe;
-mod remote;
+pub mod remote;
 mod replies;
 mod scan;
-mod scanner;
-mod search;
-mod store;
+mod slots;
+pub mod store;
 mod table;
 mod tablebase;
 mod writer;
@@ -49,10 +52,8 @@ pub use error::ProbeError;
 pub use evaluation::{Evaluation, Replies, RootMove};
 pub use game_over::GameOver;
 pub use jungletb_format::{CompressedSizes, Header, TableError, Unsupported};
-pub use remote::{Attempt, CacheUsage, Missing, RemoteOptions, RemoteTables};
-pub use scanner::Scanner;
-pub use store::{StoredTable, TableStore};
-pub use table::{Backend, RangeRead, Table};
+pub use scan::Scanner;
+pub use table::{Backend, Table};
 pub use tablebase::{
     compressed_table_path, find_table_dir, ruleset_dirs, ruleset_of_dir, ruleset_of_label,
     table_dir, table_files, table_path, Tablebase, TablebaseOptions, TablebaseUsage,

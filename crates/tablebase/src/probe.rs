@@ -10,17 +10,16 @@
 //!
 //! Tables compressed with don't-cares store, for a position a capture or
 //! a den entry decides, whatever value compresses best; a probe recovers
-//! the true value by searching those moves (`search.rs`).
+//! the true value by searching those moves (`dont_care.rs`).
 
 use crate::error::ProbeError;
 use crate::evaluation::{Evaluation, RootMove};
 use crate::game_over::GameOver;
-use crate::search::after_capture;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
 use jungletb_format::TableError;
 use jungletb_indexer::Material;
-use jungletb_rules::{Color, Move, Position, RawPosition, Value, Wdl};
+use jungletb_rules::{Color, Move, Position, Value, Wdl};
 
 /// A decided game's value for the side to move.
 fn decided(pos: &Position, winner: Color) -> Value {
@@ -174,74 +173,6 @@ impl Tablebase {
     /// don't-cares and it is not a win.
     pub(crate) fn wdl_unvalidated(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         self.wdl_search(pos, None)
-    }
-
-    /// [`Tablebase::wdl_unvalidated`], stopping once the value is known to
-    /// be at least `enough` (then returning a value between `enough` and
-    /// the position's value).
-    pub(crate) fn wdl_search(
-        &self,
-        pos: &Position,
-        enough: Option<Wdl>,
-    ) -> Result<Wdl, ProbeError> {
-        self.with_table(pos, |t, p| {
-            let stored = t.probe_wdl_as_stored(p)?;
-            if !t.has_dont_cares() || stored == Wdl::Win || enough.is_some_and(|e| stored >= e) {
-                return Ok(stored);
-            }
-            let raw = RawPosition::from_position(p);
-            Ok(self
-                .tactical_search(&raw, Some(stored), enough, |p, mv, need| {
-                    self.wdl_search(&after_capture(p, mv), need)
-                })?
-                .unwrap_or(stored))
-        })
-    }
-
-    /// The value of `pos` given the value its table stores for it.
-    pub(crate) fn resolve(
-        &self,
-        table: &Table,
-        pos: &Position,
-        stored: Value,
-    ) -> Result<Value, ProbeError> {
-        if !table.has_dont_cares() || stored.wdl() == Wdl::Win {
-            return Ok(stored);
-        }
-        let Some(tactical) = self.tactical_wdl(&RawPosition::from_position(pos))? else {
-            return Ok(stored);
-        };
-        if tactical <= stored.wdl() {
-            return Ok(stored);
-        }
-        // A don't-care stored as another kind keeps no distance.
-        match tactical {
-            Wdl::Win => self.fastest_win(table, pos),
-            _ => Ok(Value::Draw),
-        }
-    }
-
-    /// The value of a won position whose distance is not stored: the
-    /// fastest move to a position lost for the opponent.
-    pub(crate) fn fastest_win(&self, table: &Table, pos: &Position) -> Result<Value, ProbeError> {
-        let rules = self.rules();
-        let mut best: Option<Value> = None;
-        for mv in pos.legal_moves(rules).iter() {
-            if pos.is_winning_move(rules, mv) {
-                return Ok(Value::Win(1));
-            }
-            let child = pos.play(mv);
-            if self.wdl_unvalidated(&child)? == Wdl::Loss {
-                let v = Value::from_child(self.probe_unvalidated(&child)?);
-                best = Some(best.map_or(v, |b| b.max(v)));
-            }
-        }
-        best.ok_or_else(|| {
-            ProbeError::Table(TableError::Corrupt {
-                path: table.path().to_path_buf(),
-                what: format!("{pos}: its tactical moves win, but no move wins"),
-            })
-        })
     }
 
     /// The value of any position (finished games included) with every legal

@@ -20,15 +20,17 @@
 //!
 //! ```
 //! use jungletb_indexer::Material;
-//! use jungletb_tablebase::{RemoteOptions, RemoteTables};
+//! use jungletb_tablebase::remote::{RemoteOptions, RemoteTables};
 //! let m: Material = "ELvR".parse().unwrap();
 //! let store = RemoteTables::new("https://example.org/tables", RemoteOptions::default());
 //! store.add(m, "ELvR.jtbz", 30_000);
 //! assert_eq!(store.take_missing(), vec![]);
 //! ```
 
-use crate::store::{StoredTable, TableStore};
-use crate::table::RangeRead;
+use crate::error::ProbeError;
+use crate::evaluation::Evaluation;
+use crate::store::{RangeRead, StoredTable, TableStore};
+use crate::tablebase::{Tablebase, COMPRESSED_EXTENSION};
 use jungletb_format::TableError;
 use jungletb_indexer::Material;
 use std::collections::{BTreeMap, HashMap};
@@ -334,7 +336,7 @@ impl TableStore for RemoteTables {
         let file = lock(&self.files)
             .get(&material)
             .map(|e| e.file.clone())
-            .unwrap_or_else(|| format!("{material}.{}", crate::COMPRESSED_EXTENSION));
+            .unwrap_or_else(|| format!("{material}.{}", COMPRESSED_EXTENSION));
         format!("{}/{file}", self.name)
     }
 
@@ -456,7 +458,7 @@ impl FetchedFile {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Attempt<T> {
     /// The probe finished (its error, if any, is not a missing range).
-    Done(Result<T, crate::ProbeError>),
+    Done(Result<T, ProbeError>),
     /// Fetch these, hand them in, probe again.
     Fetch(Vec<Missing>),
 }
@@ -486,7 +488,7 @@ impl RemoteTables {
 
     /// Runs `probe` (a probe of a tablebase over this store): its answer,
     /// or the ranges it missed.
-    pub fn attempt<T>(&self, probe: impl FnOnce() -> Result<T, crate::ProbeError>) -> Attempt<T> {
+    pub fn attempt<T>(&self, probe: impl FnOnce() -> Result<T, ProbeError>) -> Attempt<T> {
         self.begin_probe();
         let answer = probe();
         let missing = self.take_missing();
@@ -497,27 +499,23 @@ impl RemoteTables {
         })
     }
 
-    /// [`crate::Tablebase::evaluate`] of `pos` through `tb` (a tablebase
+    /// [`Tablebase::evaluate`] of `pos` through `tb` (a tablebase
     /// over this store). When bytes are missing, every move's position is
     /// probed as well, so that one round of fetches gathers what all the
     /// moves need (a position's moves read many blocks, and sub-tables
     /// after captures): a cold probe costs a few round trips, not one a
     /// move.
-    pub fn evaluate(
-        &self,
-        tb: &crate::Tablebase,
-        pos: &jungletb_rules::Position,
-    ) -> Attempt<crate::Evaluation> {
+    pub fn evaluate(&self, tb: &Tablebase, pos: &jungletb_rules::Position) -> Attempt<Evaluation> {
         self.evaluate_ply(tb, pos, false)
     }
 
-    /// [`crate::Tablebase::evaluate_wdl`] of `pos` through `tb`: WDL blocks
+    /// [`Tablebase::evaluate_wdl`] of `pos` through `tb`: WDL blocks
     /// only. When bytes are missing, every move's position is probed for
     /// its WDL as well, so that one round gathers what a search through a
     /// don't-care of the table needs (its moves' values).
     pub fn evaluate_wdl(
         &self,
-        tb: &crate::Tablebase,
+        tb: &Tablebase,
         pos: &jungletb_rules::Position,
     ) -> Attempt<jungletb_rules::Wdl> {
         self.gathered(
@@ -535,14 +533,14 @@ impl RemoteTables {
         )
     }
 
-    /// [`crate::Tablebase::evaluate_with_replies`] of `pos` through `tb`:
+    /// [`Tablebase::evaluate_with_replies`] of `pos` through `tb`:
     /// when bytes are missing, every reply of every move is probed too, so
     /// that one round of fetches gathers what the whole ply needs.
     pub fn evaluate_with_replies(
         &self,
-        tb: &crate::Tablebase,
+        tb: &Tablebase,
         pos: &jungletb_rules::Position,
-    ) -> Attempt<crate::Evaluation> {
+    ) -> Attempt<Evaluation> {
         self.evaluate_ply(tb, pos, true)
     }
 
@@ -551,10 +549,10 @@ impl RemoteTables {
     /// gathered into the same round.
     fn evaluate_ply(
         &self,
-        tb: &crate::Tablebase,
+        tb: &Tablebase,
         pos: &jungletb_rules::Position,
         replies: bool,
-    ) -> Attempt<crate::Evaluation> {
+    ) -> Attempt<Evaluation> {
         let answer = || {
             if replies {
                 tb.evaluate_with_replies(pos)
@@ -590,7 +588,7 @@ impl RemoteTables {
     /// gathers it all.
     fn gathered<T>(
         &self,
-        answer: impl FnOnce() -> Result<T, crate::ProbeError>,
+        answer: impl FnOnce() -> Result<T, ProbeError>,
         more: impl FnOnce(),
     ) -> Attempt<T> {
         self.begin_probe();

@@ -1,16 +1,104 @@
-//! Scans of whole tables that see the values probes answer: a compressed
-//! table's don't-cares searched slot by slot (see [`crate::search`] for why
-//! the search is exact), the tactical values the compressor stores, and the
-//! check that a compressed table answers as its plain one.
+//! Whole-table scans that see the values probes answer: a [`Scanner`]
+//! reads one table slot by slot (`slots.rs`), a compressed table's
+//! don't-cares searched (`dont_care.rs`); the tactical values the
+//! compressor stores; the check that a compressed table answers as its
+//! plain one.
 
 use crate::error::ProbeError;
 use crate::parallel::first_failure;
-use crate::scanner::{corrupt, raw_position_at, Captures};
+use crate::slots::{corrupt, raw_position_at, Captures, Held, Slots};
 use crate::table::Table;
 use crate::tablebase::Tablebase;
 use jungletb_indexer::Material;
 use jungletb_rules::{Value, Wdl};
+use std::fmt;
 use std::ops::Range;
+
+/// Reads one table's values for scans, as probes answer them (see
+/// [`Tablebase::scanner`]). Threads scanning chunks in parallel share one.
+pub struct Scanner<'a> {
+    tb: &'a Tablebase,
+    own: Slots<'a>,
+}
+
+impl fmt::Debug for Scanner<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scanner")
+            .field("table", &self.own.table.path())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tablebase {
+    /// A scanner of the table of `material`'s canonical colour order, for
+    /// [`Scanner::values`] called chunk by chunk: the tables captures lead
+    /// into are opened once, and small compressed ones decoded once,
+    /// instead of once a call.
+    pub fn scanner(&self, material: Material) -> Result<Scanner<'_>, ProbeError> {
+        let table = self.table(material.canonical().0)?;
+        Ok(Scanner {
+            tb: self,
+            own: Slots::new(Held::Shared(table), false, self),
+        })
+    }
+
+    /// A scanner of `table`, which need not be in this tablebase (a table
+    /// just written): the tables its captures lead into are.
+    pub(crate) fn scanner_of<'a>(&'a self, table: &'a Table) -> Scanner<'a> {
+        Scanner {
+            tb: self,
+            own: Slots::new(Held::Borrowed(table), false, self),
+        }
+    }
+}
+
+impl Scanner<'_> {
+    /// The table scanned.
+    pub fn table(&self) -> &Table {
+        &self.own.table
+    }
+
+    /// The value of every slot of `range` (`None`: the slot holds no
+    /// position), as probes answer them: don't-cares of compressed tables
+    /// are searched (only where the stored value is not a win).
+    pub fn values(&self, range: Range<u64>) -> Result<Vec<Option<Value>>, ProbeError> {
+        let table = self.table();
+        let mut values = table.values_as_stored(range.clone())?;
+        if !table.has_dont_cares() {
+            return Ok(values);
+        }
+        for (i, v) in range.zip(values.iter_mut()) {
+            if let Some(stored) = *v {
+                if stored.wdl() != Wdl::Win {
+                    *v = Some(self.own.resolve(self.tb, i, stored)?);
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    /// The win, draw or loss of every slot of `range` (`None`: the slot
+    /// holds no position), as probes answer them: [`Scanner::values`]
+    /// without distances, so a don't-care win needs no search of its
+    /// moves.
+    pub fn wdl_values(&self, range: Range<u64>) -> Result<Vec<Option<Wdl>>, ProbeError> {
+        let table = self.table();
+        let Some(stored) = table.wdls_as_stored(range.clone())? else {
+            let values = table.values_as_stored(range)?;
+            return Ok(values.into_iter().map(|v| v.map(Value::wdl)).collect());
+        };
+        let index = table.index();
+        let mut out = Vec::with_capacity(stored.len());
+        for (i, w) in range.zip(stored) {
+            out.push(if !index.is_canonical_slot(i) {
+                None
+            } else {
+                Some(self.own.wdl_search(self.tb, i, w, None)?)
+            });
+        }
+        Ok(out)
+    }
+}
 
 impl Tablebase {
     /// The value of every slot of `range` of the table of `material`'s
@@ -95,7 +183,7 @@ impl Tablebase {
             {
                 let answer = match (s, p) {
                     (s, p) if s == p => continue,
-                    (Some(s), Some(_)) => Some(scanner.resolve(i, s)?),
+                    (Some(s), Some(_)) => Some(scanner.own.resolve(self, i, s)?),
                     (s, _) => s,
                 };
                 if answer != p {

@@ -343,7 +343,7 @@ impl Tablebase {
     }
 
     /// The tables of `rules` that `store` holds (bytes in memory, or
-    /// fetched range by range: see [`crate::RemoteTables`]), keeping decoded
+    /// fetched range by range: see [`crate::remote::RemoteTables`]), keeping decoded
     /// blocks within `options.max_decoded_bytes` (its other options are
     /// for files). Tables open on first use and stay open; a table that
     /// fails to open is tried again by the next probe that needs it.

@@ -10,8 +10,9 @@
 //! # Why plain exports, not wasm-bindgen
 //!
 //! The module never waits: a probe that needs bytes not fetched yet
-//! returns the ranges to fetch ([`jungletb_tablebase::RemoteTables`]), and
-//! JavaScript fetches them (with `fetch` and `Range` in a browser, `fs` in
+//! returns the ranges to fetch
+//! ([`jungletb_tablebase::remote::RemoteTables`]), and JavaScript fetches
+//! them (with `fetch` and `Range` in a browser, `fs` in
 //! Node) and asks again. So nothing asynchronous crosses the boundary
 //! (where `wasm-bindgen-futures` would earn its keep), and what does cross
 //! is strings and bytes: JSON texts in the HTTP API's types out, position

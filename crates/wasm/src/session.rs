@@ -4,10 +4,8 @@
 
 use jungletb_indexer::Material;
 use jungletb_rules::{Position, Ruleset};
-use jungletb_tablebase::{
-    Attempt, Missing, ProbeError, RemoteOptions, RemoteTables, TableError, Tablebase,
-    TablebaseOptions,
-};
+use jungletb_tablebase::remote::{Attempt, Missing, RemoteOptions, RemoteTables};
+use jungletb_tablebase::{ProbeError, TableError, Tablebase, TablebaseOptions};
 use jungletb_wire::{
     chain, position_answer, ErrorAnswer, ErrorKind, MainlineAnswer, MovesAnswer, WdlAnswer,
 };

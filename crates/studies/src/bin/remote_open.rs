@@ -12,10 +12,8 @@
 
 use jungletb_indexer::{Material, PositionIndex};
 use jungletb_rules::Ruleset;
-use jungletb_tablebase::{
-    compressed_table_path, Attempt, Missing, RemoteOptions, RemoteTables, Table, Tablebase,
-    TablebaseOptions,
-};
+use jungletb_tablebase::remote::{Attempt, Missing, RemoteOptions, RemoteTables};
+use jungletb_tablebase::{compressed_table_path, Table, Tablebase, TablebaseOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -9,8 +9,8 @@ mod compressed_read;
 mod layout;
 mod source;
 
-pub use source::RangeRead;
 use source::{prefetch, read_range, with_range, Source};
+pub use source::{RangeRead, StoredTable};
 
 use jungletb_format::encoding::{decode, encode, RAW_UNUSED};
 use jungletb_format::header::Header;
@@ -276,7 +276,7 @@ impl Table {
         Ok(table)
     }
 
-    /// A table of a [`crate::TableStore`]: whole bytes checked as a file is;
+    /// A table of a [`TableStore`](crate::store::TableStore): whole bytes checked as a file is;
     /// ranges (compressed tables only) checked without the whole-file
     /// checksum, which would read every byte: the header, the block and
     /// distance indexes at open (each has its own checksum; those of a
@@ -284,13 +284,13 @@ impl Table {
     /// when it is read. Keeps decoded blocks while `budget` allows.
     pub(crate) fn from_store(
         name: &Path,
-        stored: crate::StoredTable,
+        stored: StoredTable,
         rules: &Ruleset,
         material: Material,
         budget: Arc<DecodeBudget>,
     ) -> Result<Table, TableError> {
         let mut table = match stored {
-            crate::StoredTable::Whole(bytes) => {
+            StoredTable::Whole(bytes) => {
                 let len = bytes.len() as u64;
                 Self::open_source(
                     name,
@@ -302,7 +302,7 @@ impl Table {
                     true,
                 )?
             }
-            crate::StoredTable::Ranges(reader) => {
+            StoredTable::Ranges(reader) => {
                 let len = reader.len();
                 let source = Source::Ranges(reader);
                 Self::open_source(name, source, len, Backend::Pread, None, None, false)?

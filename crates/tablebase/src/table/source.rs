@@ -8,8 +8,9 @@ use std::fs::File;
 use std::sync::Arc;
 
 /// Reads bytes of a table that is not a file: an HTTP range source, a
-/// database blob, a test's counting reader. A [`Table`] built on one
-/// ([`Table::from_ranges`]) reads only what it needs, as through a file.
+/// database blob, a test's counting reader. A [`Table`](super::Table)
+/// built on one ([`Table::from_ranges`](super::Table::from_ranges)) reads
+/// only what it needs, as through a file.
 pub trait RangeRead: Send + Sync {
     /// The length of the table's bytes.
     fn len(&self) -> u64;
@@ -25,6 +26,32 @@ pub trait RangeRead: Send + Sync {
     /// fetched should keep these, so that what was checked is what is read.
     /// By default, nothing to do.
     fn retain(&self, _at: u64, _len: u64) {}
+}
+
+/// The bytes of one table, as a
+/// [`TableStore`](crate::store::TableStore) holds them.
+#[derive(Clone)]
+pub enum StoredTable {
+    /// The whole file in memory: opened with every check a file gets, the
+    /// payload checksum included.
+    Whole(Arc<[u8]>),
+    /// Read range by range, each probe reading only what it needs. The
+    /// whole-file checksum cannot be computed without reading the whole
+    /// file, so such a table must be compressed: its header, its block
+    /// index and distance index are checked when it opens (a sectioned
+    /// table's other sections' when a probe first reads them), and every
+    /// WDL block and distance part when it is read (a plain table is
+    /// refused).
+    Ranges(Arc<dyn RangeRead>),
+}
+
+impl std::fmt::Debug for StoredTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoredTable::Whole(b) => write!(f, "Whole({} bytes)", b.len()),
+            StoredTable::Ranges(r) => write!(f, "Ranges({} bytes)", r.len()),
+        }
+    }
 }
 
 /// Where a table's bytes come from: every read of a table goes through
