@@ -180,6 +180,30 @@ impl fmt::Display for SolveError {
             SolveError::Probe(e) => write!(f, "{e}"),
             SolveError::Rules(e) => write!(f, "{e}"),
             SolveError::Index(e) => write!(f, "{e}"),
+            SolveError::ThreadPool(_) => f.write_str("starting the worker threads failed"),
+            SolveError::Interrupted { .. }
+            | SolveError::Checkpointed { .. }
+            | SolveError::CheckpointRefused { .. } => self.fmt_stop(f),
+            SolveError::MemoryTooSmall { .. }
+            | SolveError::NoSpace { .. }
+            | SolveError::SpaceUnknown { .. } => self.fmt_resources(f),
+            SolveError::NoTables { .. }
+            | SolveError::NoPlainTables { .. }
+            | SolveError::Disagrees { .. }
+            | SolveError::WrongName { .. } => self.fmt_files(f),
+            SolveError::DistanceOverflow { .. } | SolveError::TooManyMoves { .. } => {
+                self.fmt_cells(f)
+            }
+        }
+    }
+}
+
+/// The messages of [`SolveError`]'s variants, by kind; `Display` sends
+/// each variant to its kind.
+impl SolveError {
+    /// A stopped solve, and its checkpoint.
+    fn fmt_stop(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             SolveError::Interrupted { material } => write!(
                 f,
                 "interrupted while solving {material}; the tables finished before it are kept, \
@@ -195,13 +219,18 @@ impl fmt::Display for SolveError {
                  and the same request again resumes there",
                 path.display()
             ),
-            SolveError::CheckpointRefused { path, reason } => {
-                write!(
-                    f,
-                    "{}: cannot resume from this checkpoint: {reason}",
-                    path.display()
-                )
-            }
+            SolveError::CheckpointRefused { path, reason } => write!(
+                f,
+                "{}: cannot resume from this checkpoint: {reason}",
+                path.display()
+            ),
+            _ => unreachable!("Display sends only stops here"),
+        }
+    }
+
+    /// Memory or disk space short, or unknown.
+    fn fmt_resources(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             SolveError::MemoryTooSmall {
                 budget,
                 material,
@@ -227,24 +256,31 @@ impl fmt::Display for SolveError {
                 "{}: reading the free space failed, so the space the tables need was not checked",
                 dir.display()
             ),
+            _ => unreachable!("Display sends only resources here"),
+        }
+    }
+
+    /// Table files missing, already compressed, wrong or misnamed.
+    fn fmt_files(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             SolveError::NoTables { dir, materials } if materials.is_empty() => {
                 write!(f, "no table files in '{}'", dir.display())
             }
+            SolveError::NoTables { dir, materials } => {
+                let names: Vec<String> = materials.iter().map(|m| m.to_string()).collect();
+                write!(
+                    f,
+                    "no table for {} in '{}'",
+                    names.join(", "),
+                    dir.display()
+                )
+            }
             SolveError::NoPlainTables { dir, compressed } => write!(
                 f,
-                "no plain table (.jtb) to compress in '{}': its {compressed} table{} compressed already (.jtbz)",
+                "no plain table (.jtb) to compress in '{}': its {compressed} table{} compressed \
+                 already (.jtbz)",
                 dir.display(),
                 if *compressed == 1 { " is" } else { "s are" }
-            ),
-            SolveError::NoTables { dir, materials } => write!(
-                f,
-                "no table for {} in '{}'",
-                materials
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                dir.display()
             ),
             SolveError::Disagrees { path, moved_to, .. } => write!(
                 f,
@@ -257,17 +293,28 @@ impl fmt::Display for SolveError {
                 "{}: holds another material, so it must be named {expected}",
                 path.display()
             ),
-            SolveError::ThreadPool(_) => f.write_str("starting the worker threads failed"),
+            _ => unreachable!("Display sends only files here"),
+        }
+    }
+
+    /// A material whose distances or counts its cells cannot hold.
+    fn fmt_cells(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             SolveError::DistanceOverflow {
                 material,
                 limit,
                 in_subtable,
             } => {
+                let whose = if *in_subtable {
+                    "a smaller table holds"
+                } else {
+                    "the solve reached"
+                };
                 write!(
-                f,
-                "{material}: {} distances beyond {limit} plies, more than the working cells hold",
-                if *in_subtable { "a smaller table holds" } else { "the solve reached" }
-            )
+                    f,
+                    "{material}: {whose} distances beyond {limit} plies, more than the working \
+                     cells hold"
+                )
             }
             SolveError::TooManyMoves {
                 material,
@@ -278,6 +325,7 @@ impl fmt::Display for SolveError {
                 "{material}: a position with a weighted count of {count} successors, more than \
                  the {limit} a working cell counts"
             ),
+            _ => unreachable!("Display sends only cell limits here"),
         }
     }
 }
