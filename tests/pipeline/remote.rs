@@ -165,6 +165,36 @@ fn fetched_tables_answer_every_position_as_the_files_do_and_warm_probes_fetch_no
 }
 
 #[test]
+fn a_line_through_fetched_tables_is_the_line_of_the_files() {
+    let rules = Ruleset::standard();
+    let files = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
+    let dir = table_dir(dc_root(), &rules);
+    let store = store_of(&dir, RemoteOptions::default());
+    let tb = remote_tablebase(&store, &rules);
+    let mut host = Host::new(&dir);
+    let (mut walked, mut longest) = (0, 0);
+    for pos in sample(fixture::standard(), &rules, 40009) {
+        let mut rounds = 0;
+        let (first, line) = loop {
+            match store.line(&tb, &pos) {
+                Attempt::Done(answer) => break answer.unwrap(),
+                Attempt::Fetch(missing) => host.serve(&store, &missing),
+            }
+            rounds += 1;
+            assert!(rounds < 256, "{pos}: still fetching after {rounds} rounds");
+        };
+        assert_eq!(first, files.evaluate(&pos).unwrap(), "{pos}");
+        assert_eq!(line, files.line(&pos).unwrap(), "{pos}");
+        walked += !line.is_empty() as usize;
+        longest = longest.max(line.len());
+    }
+    assert!(
+        walked > 20 && longest > 10,
+        "{walked} lines, the longest {longest} plies"
+    );
+}
+
+#[test]
 fn bytes_damaged_in_transit_are_refused_and_never_answered() {
     let rules = Ruleset::standard();
     let files = Tablebase::open(fixture::standard(), rules.clone()).unwrap();

@@ -141,13 +141,25 @@ impl Tablebase {
     /// best move at every step). Empty for a draw, where no end exists.
     pub fn line(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
         let value = self.probe(pos)?;
+        self.walk_line(pos, value, |p| Ok(self.best_moves(p)?.first().copied()))
+    }
+
+    /// The walk of [`Tablebase::line`] from `pos`, of value `value`: the
+    /// move `best(p)` gives at every step (`None`: no move), as many as the
+    /// value's plies; a line that ends sooner is a damaged table.
+    pub(crate) fn walk_line<E: From<ProbeError>>(
+        &self,
+        pos: &Position,
+        value: Value,
+        mut best: impl FnMut(&Position) -> Result<Option<Move>, E>,
+    ) -> Result<Vec<Move>, E> {
         let Some(plies) = value.plies() else {
             return Ok(Vec::new());
         };
         let mut line = Vec::with_capacity(plies as usize);
         let mut cur = *pos;
         for _ in 0..plies {
-            let Some(mv) = self.best_moves(&cur)?.first().copied() else {
+            let Some(mv) = best(&cur)? else {
                 break;
             };
             line.push(mv);
@@ -157,13 +169,13 @@ impl Tablebase {
             cur = cur.play(&mv);
         }
         if line.len() != plies as usize {
-            return Err(ProbeError::Table(TableError::Corrupt {
+            return Err(E::from(ProbeError::Table(TableError::Corrupt {
                 path: self.dir().to_path_buf(),
                 what: format!(
                     "the line from {pos} ends after {} plies, but the table says {plies}",
                     line.len()
                 ),
-            }));
+            })));
         }
         Ok(line)
     }

@@ -264,58 +264,25 @@ impl Session {
         })
     }
 
-    /// The answer of `GET /api/{ruleset}/mainline?position=`. Walked here,
-    /// a position at a time, each evaluated with every move (as
-    /// [`Tablebase::line`] chooses: the first best move), so that each
-    /// step's misses come in one round of fetches.
+    /// The answer of `GET /api/{ruleset}/mainline?position=`: the walk of
+    /// [`Tablebase::line`] through [`RemoteTables::line`], each position
+    /// evaluated with every move, so that each step's misses come in one
+    /// round of fetches.
     pub fn mainline(&self, text: &str) -> Reply {
         let pos = match parse_position(self.tb.rules(), text) {
             Ok(p) => p,
             Err(reply) => return reply,
         };
-        let evaluate = |p: &Position| match self.store.evaluate(&self.tb, p) {
-            Attempt::Fetch(missing) => Err(fetch(&missing)),
-            Attempt::Done(Err(e)) => Err(self.probe_failed(p, &e)),
-            Attempt::Done(Ok(e)) => Ok(e),
-        };
-        let first = match evaluate(&pos) {
-            Ok(e) => e,
-            Err(reply) => return reply,
-        };
-        let plies = first.value.plies().unwrap_or(0) as usize;
-        let mut line = Vec::with_capacity(plies);
-        if first.game_over.is_none() {
-            let (mut cur, mut e) = (pos, first.clone());
-            while line.len() < plies {
-                let Some(best) = e.moves.first().map(|r| r.mv) else {
-                    break;
-                };
-                line.push(best);
-                if cur.is_winning_move(self.tb.rules(), &best) {
-                    break;
-                }
-                cur = cur.play(&best);
-                e = match evaluate(&cur) {
-                    Ok(e) => e,
-                    Err(reply) => return reply,
-                };
-            }
-            if line.len() != plies {
-                return failed(
-                    ErrorKind::BadTable,
-                    format!(
-                        "the line from {pos} ends after {} plies, but the table says {plies}",
-                        line.len()
-                    ),
-                );
-            }
+        match self.store.line(&self.tb, &pos) {
+            Attempt::Fetch(missing) => fetch(&missing),
+            Attempt::Done(Err(e)) => self.probe_failed(&pos, &e),
+            Attempt::Done(Ok((first, line))) => done(&MainlineAnswer::new(
+                self.tb.rules(),
+                &first.position,
+                first.value,
+                &line,
+            )),
         }
-        done(&MainlineAnswer::new(
-            self.tb.rules(),
-            &first.position,
-            first.value,
-            &line,
-        ))
     }
 
     /// The answer of `GET /api/{ruleset}/map?position=&square=`: the value
