@@ -119,37 +119,43 @@ pub(crate) unsafe fn base<'a>(tb: *const JtbTablebase) -> Result<&'a Tablebase, 
     Ok(unsafe { &(*tb).0 })
 }
 
-/// The tablebase and the parsed position behind a call's first two
-/// arguments.
-///
-/// # Safety
-/// `tb` is NULL or from `jtb_open`; `position` is NULL or NUL-terminated.
-pub(crate) unsafe fn tablebase_and_position<'a>(
-    tb: *const JtbTablebase,
-    position: *const c_char,
-) -> Result<(&'a Tablebase, Position), c_int> {
-    // SAFETY: forwarded contract.
-    let tb = unsafe { base(tb) }?;
-    // SAFETY: forwarded contract.
-    let text = unsafe { text(position) }?;
-    let pos = parse_position(text)?;
-    check_not_over(tb, &pos)?;
-    Ok((tb, pos))
+/// A call's position argument: text in the notation of every other call,
+/// or a `jtb_position`. Each entry point taking a position has a twin
+/// taking the other kind; both run one body with their `At`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum At {
+    Text(*const c_char),
+    Struct(*const JtbPosition),
 }
 
-/// The tablebase and the position behind a call's first two arguments, the
-/// position given as a `jtb_position`.
+impl At {
+    /// The position (not checked against the rules).
+    ///
+    /// # Safety
+    /// The pointer is NULL or valid (the text NUL-terminated).
+    pub(crate) unsafe fn position(self) -> Result<Position, c_int> {
+        match self {
+            // SAFETY: forwarded contract.
+            At::Text(p) => parse_position(unsafe { text(p) }?),
+            // SAFETY: forwarded contract.
+            At::Struct(p) => unsafe { position_of_struct(p) },
+        }
+    }
+}
+
+/// The tablebase and the position behind a call's first two arguments, a
+/// finished game refused ([`check_not_over`]).
 ///
 /// # Safety
-/// `tb` is NULL or from `jtb_open`; `pos` is NULL or valid.
-pub(crate) unsafe fn tablebase_and_struct<'a>(
+/// `tb` is NULL or from `jtb_open`; `at`'s pointer is NULL or valid.
+pub(crate) unsafe fn tablebase_and<'a>(
     tb: *const JtbTablebase,
-    pos: *const JtbPosition,
+    at: At,
 ) -> Result<(&'a Tablebase, Position), c_int> {
     // SAFETY: forwarded contract.
     let tb = unsafe { base(tb) }?;
     // SAFETY: forwarded contract.
-    let pos = unsafe { position_of_struct(pos) }?;
+    let pos = unsafe { at.position() }?;
     check_not_over(tb, &pos)?;
     Ok((tb, pos))
 }
@@ -158,7 +164,7 @@ pub(crate) unsafe fn tablebase_and_struct<'a>(
 ///
 /// # Safety
 /// `pos` is NULL or valid.
-pub(crate) unsafe fn position_of_struct(pos: *const JtbPosition) -> Result<Position, c_int> {
+unsafe fn position_of_struct(pos: *const JtbPosition) -> Result<Position, c_int> {
     if pos.is_null() {
         return Err(fail(JTB_ERR_ARGUMENT, "NULL position"));
     }

@@ -1,12 +1,10 @@
 //! What an open tablebase covers, opening its tables ahead of time, and a
 //! batch probe.
 
-use crate::args::{
-    base, fail, guard, parse_position, position_of_struct, tablebase_and_struct, text, wdl_code,
-};
+use crate::args::{base, fail, guard, tablebase_and, text, wdl_code, At};
 use crate::{JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_OK};
 use jungletb_indexer::Material;
-use jungletb_rules::{Color, NoMoveRule, Position};
+use jungletb_rules::{Color, NoMoveRule};
 use jungletb_tablebase::Tablebase;
 use std::ffi::{c_char, c_int};
 
@@ -71,20 +69,8 @@ pub unsafe extern "C" fn jtb_has_table_for(
     tb: *const JtbTablebase,
     position: *const c_char,
 ) -> c_int {
-    let mut present = 0;
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, text) = match unsafe { (base(tb), text(position)) } {
-            (Ok(t), Ok(n)) => (t, n),
-            (Err(c), _) | (_, Err(c)) => return c,
-        };
-        match parse_position(text) {
-            Ok(pos) => present = has_table_for(tb, &pos),
-            Err(c) => return c,
-        }
-        JTB_OK
-    });
-    present
+    // SAFETY: forwarded contract.
+    unsafe { has_table_for(tb, At::Text(position)) }
 }
 
 /// [`jtb_has_table_for`] of a position given as plain data (no text to
@@ -97,24 +83,29 @@ pub unsafe extern "C" fn jtb_has_table_for_position(
     tb: *const JtbTablebase,
     pos: *const JtbPosition,
 ) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { has_table_for(tb, At::Struct(pos)) }
+}
+
+/// The body of [`jtb_has_table_for`] and [`jtb_has_table_for_position`].
+///
+/// # Safety
+/// As theirs.
+unsafe fn has_table_for(tb: *const JtbTablebase, at: At) -> c_int {
     let mut present = 0;
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { (base(tb), position_of_struct(pos)) } {
+        let (tb, pos) = match unsafe { (base(tb), at.position()) } {
             (Ok(t), Ok(p)) => (t, p),
             (Err(c), _) | (_, Err(c)) => return c,
         };
-        present = has_table_for(tb, &pos);
+        present = match Material::of_position(&pos) {
+            None => 1,
+            Some(m) => covered(tb, m.canonical().0) as c_int,
+        };
         JTB_OK
     });
     present
-}
-
-fn has_table_for(tb: &Tablebase, pos: &Position) -> c_int {
-    match Material::of_position(pos) {
-        None => 1,
-        Some(m) => covered(tb, m.canonical().0) as c_int,
-    }
 }
 
 /// Opens (and checksums) every table present of up to `max_pieces` pieces
@@ -178,7 +169,7 @@ pub unsafe extern "C" fn jtb_probe_wdl_many(
         let mut first = JTB_OK;
         for i in 0..n {
             // SAFETY: i < n, within the arrays by contract.
-            let code = match unsafe { tablebase_and_struct(tb, positions.add(i)) } {
+            let code = match unsafe { tablebase_and(tb, At::Struct(positions.add(i))) } {
                 Err(c) => c,
                 Ok((tb, pos)) => match tb.probe_wdl(&pos) {
                     Ok(w) => {
@@ -217,18 +208,8 @@ pub unsafe extern "C" fn jtb_game_over(
     reason: *mut c_int,
     winner: *mut c_int,
 ) -> c_int {
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, text) = match unsafe { (base(tb), text(position)) } {
-            (Ok(t), Ok(n)) => (t, n),
-            (Err(c), _) | (_, Err(c)) => return c,
-        };
-        match parse_position(text) {
-            // SAFETY: forwarded contract.
-            Ok(pos) => unsafe { game_over_into(tb, &pos, reason, winner) },
-            Err(c) => c,
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { game_over(tb, At::Text(position), reason, winner) }
 }
 
 /// [`jtb_game_over`] of a position given as plain data.
@@ -242,55 +223,57 @@ pub unsafe extern "C" fn jtb_game_over_position(
     reason: *mut c_int,
     winner: *mut c_int,
 ) -> c_int {
-    guard(|| {
-        // SAFETY: forwarded contract.
-        match unsafe { (base(tb), position_of_struct(pos)) } {
-            // SAFETY: forwarded contract.
-            (Ok(tb), Ok(pos)) => unsafe { game_over_into(tb, &pos, reason, winner) },
-            (Err(c), _) | (_, Err(c)) => c,
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { game_over(tb, At::Struct(pos), reason, winner) }
 }
 
-/// Writes why `pos`'s game is over and who won.
+/// The body of [`jtb_game_over`] and [`jtb_game_over_position`]: writes
+/// why the game is over and who won.
 ///
 /// # Safety
 /// `reason` and `winner` are NULL or valid.
-unsafe fn game_over_into(
-    tb: &Tablebase,
-    pos: &Position,
+unsafe fn game_over(
+    tb: *const JtbTablebase,
+    at: At,
     reason: *mut c_int,
     winner: *mut c_int,
 ) -> c_int {
-    if reason.is_null() || winner.is_null() {
-        return fail(JTB_ERR_ARGUMENT, "NULL reason or winner");
-    }
-    let rules = tb.rules();
-    if let Err(e) = pos.validate_reachable(rules) {
-        return fail(crate::JTB_ERR_POSITION, e.to_string());
-    }
-    let board = rules.board();
-    let mover = pos.side_to_move();
-    let colour = |c: Color| c.index() as c_int;
-    let (r, w) = if let Some((p, _)) = pos
-        .pieces()
-        .find(|&(p, s)| board.is_den_of(s, p.color.opponent()))
-    {
-        (1, colour(p.color))
-    } else if pos.count(mover) == 0 {
-        (2, colour(mover.opponent()))
-    } else if pos.legal_moves(rules).is_empty() {
-        match rules.no_move {
-            NoMoveRule::Loss => (3, colour(mover.opponent())),
-            NoMoveRule::Draw => (3, -1),
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let (tb, pos) = match unsafe { (base(tb), at.position()) } {
+            (Ok(t), Ok(p)) => (t, p),
+            (Err(c), _) | (_, Err(c)) => return c,
+        };
+        if reason.is_null() || winner.is_null() {
+            return fail(JTB_ERR_ARGUMENT, "NULL reason or winner");
         }
-    } else {
-        (0, -1)
-    };
-    // SAFETY: non-NULL, valid by contract.
-    unsafe {
-        *reason = r;
-        *winner = w;
-    }
-    JTB_OK
+        let rules = tb.rules();
+        if let Err(e) = pos.validate_reachable(rules) {
+            return fail(crate::JTB_ERR_POSITION, e.to_string());
+        }
+        let board = rules.board();
+        let mover = pos.side_to_move();
+        let colour = |c: Color| c.index() as c_int;
+        let (r, w) = if let Some((p, _)) = pos
+            .pieces()
+            .find(|&(p, s)| board.is_den_of(s, p.color.opponent()))
+        {
+            (1, colour(p.color))
+        } else if pos.count(mover) == 0 {
+            (2, colour(mover.opponent()))
+        } else if pos.legal_moves(rules).is_empty() {
+            match rules.no_move {
+                NoMoveRule::Loss => (3, colour(mover.opponent())),
+                NoMoveRule::Draw => (3, -1),
+            }
+        } else {
+            (0, -1)
+        };
+        // SAFETY: non-NULL, valid by contract.
+        unsafe {
+            *reason = r;
+            *winner = w;
+        }
+        JTB_OK
+    })
 }

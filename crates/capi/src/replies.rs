@@ -1,6 +1,6 @@
 //! `jtb_probe_replies`: a move's replies counted by their value.
 
-use crate::args::{fail, guard, probe_error, tablebase_and_position, text};
+use crate::args::{fail, guard, probe_error, tablebase_and, text, At};
 use crate::{JTB_ERR_ARGUMENT, JTB_OK};
 use std::ffi::{c_char, c_int};
 
@@ -31,7 +31,7 @@ pub unsafe extern "C" fn jtb_probe_replies(
 ) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and_position(tb, position) } {
+        let (tb, pos) = match unsafe { tablebase_and(tb, At::Text(position)) } {
             Ok(v) => v,
             Err(c) => return c,
         };
