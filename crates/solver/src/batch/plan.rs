@@ -292,15 +292,15 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
 }
 
 /// Where the built-in rates come from.
-const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 4 min 55 s \
+const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 3 min 14 s \
                       with 2 threads, TPRvEL (295 M slots) in 19.8 s with 2 threads, \
                       ELTvELT (5.12 G slots) in 1,293 s of CPU with 1 thread, on this \
                       project's 2-core VMs, 2026-12-06/07";
 
 /// Nanoseconds per index slot per thread up to 4 pieces: every table up to
 /// 4 pieces (4,956,904,914 slots) by `generate --max-pieces 4` on 2
-/// threads in 295.4 s, wall time × threads (see `docs/performance.md`).
-const SMALL_NS: f64 = 119.0;
+/// threads in 194 s, wall time × threads (see `docs/performance.md`).
+const SMALL_NS: f64 = 78.0;
 
 /// Nanoseconds per index slot per thread at 5 pieces: `generate --material
 /// TPRvEL` (295,022,196 slots, its sub-tables present) on 2 threads in
@@ -356,14 +356,14 @@ mod tests {
 
     #[test]
     fn the_time_estimate_of_every_table_up_to_4_pieces_is_the_measured_run() {
-        // Measured: 295 s of wall time on 2 threads (docs/performance.md),
-        // 0.164 core-hours.
+        // Measured: 194 s of wall time on 2 threads (docs/performance.md),
+        // 0.108 core-hours.
         let dir = tempfile::tempdir().unwrap();
         let rules = Ruleset::standard();
         let list = Plan::request(&rules, Some(4), &[]);
         let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
         let hours = plan.core_seconds() / 3600.0;
-        assert!((0.15..=0.18).contains(&hours), "{hours} core-hours");
+        assert!((0.10..=0.12).contains(&hours), "{hours} core-hours");
     }
 
     #[test]
