@@ -160,6 +160,26 @@ pub(crate) unsafe fn tablebase_and<'a>(
     Ok((tb, pos))
 }
 
+/// Runs `f` on the tablebase and position of a call (see
+/// [`tablebase_and`]) under [`guard`]: the body of an entry point and its
+/// twin.
+///
+/// # Safety
+/// As [`tablebase_and`].
+pub(crate) unsafe fn with_position(
+    tb: *const JtbTablebase,
+    at: At,
+    f: impl FnOnce(&Tablebase, Position) -> c_int,
+) -> c_int {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        match unsafe { tablebase_and(tb, at) } {
+            Ok((tb, pos)) => f(tb, pos),
+            Err(c) => c,
+        }
+    })
+}
+
 /// The position a `jtb_position` describes (not checked against rules).
 ///
 /// # Safety

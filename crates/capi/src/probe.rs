@@ -2,8 +2,10 @@
 //! given as text and, in its `_position` twin, as a `jtb_position`; each
 //! pair runs one body.
 
-use crate::args::{self, fail, guard, probe_error, tablebase_and, wdl_code, wdl_of, At};
+use crate::args::{self, fail, guard, probe_error, wdl_code, wdl_of, with_position, At};
 use crate::{JtbPosition, JtbRootMove, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_BUFFER, JTB_OK};
+use jungletb_rules::Position;
+use jungletb_tablebase::Tablebase;
 use std::ffi::{c_char, c_int};
 
 /// Probes the value of a position.
@@ -131,8 +133,8 @@ pub unsafe extern "C" fn jtb_probe_root_position(
 }
 
 /// The body of [`jtb_probe_root`] and [`jtb_probe_root_position`]: writes
-/// the root moves; `*count` is the number of legal moves
-/// even when the buffer is smaller (then `JTB_ERR_BUFFER`).
+/// the root moves; `*count` is the number of legal moves even when the
+/// buffer is smaller (then `JTB_ERR_BUFFER`).
 ///
 /// # Safety
 /// `moves` has room for `capacity` entries (or is NULL with capacity 0);
@@ -144,12 +146,7 @@ unsafe fn root(
     capacity: usize,
     count: *mut usize,
 ) -> c_int {
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and(tb, at) } {
-            Ok(x) => x,
-            Err(c) => return c,
-        };
+    let body = |tb: &Tablebase, pos: Position| {
         if count.is_null() || (moves.is_null() && capacity > 0) {
             return fail(JTB_ERR_ARGUMENT, "NULL buffer");
         }
@@ -185,7 +182,9 @@ unsafe fn root(
             );
         }
         JTB_OK
-    })
+    };
+    // SAFETY: forwarded contract.
+    unsafe { with_position(tb, at, body) }
 }
 
 /// An optimal line to the end of the game as text.
@@ -221,8 +220,8 @@ pub unsafe extern "C" fn jtb_probe_line_position(
 }
 
 /// The body of [`jtb_probe_line`] and [`jtb_probe_line_position`]: writes
-/// the line; `*needed` (if not NULL) is the size it takes,
-/// NUL included, also when the buffer is too small (then `JTB_ERR_BUFFER`).
+/// the line; `*needed` (if not NULL) is the size it takes, NUL included,
+/// also when the buffer is too small (then `JTB_ERR_BUFFER`).
 ///
 /// # Safety
 /// `buffer` has room for `capacity` bytes; `needed` is NULL or valid.
@@ -233,12 +232,7 @@ unsafe fn line(
     capacity: usize,
     needed: *mut usize,
 ) -> c_int {
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and(tb, at) } {
-            Ok(x) => x,
-            Err(c) => return c,
-        };
+    let body = |tb: &Tablebase, pos: Position| {
         if buffer.is_null() && capacity > 0 {
             return fail(JTB_ERR_ARGUMENT, "NULL buffer");
         }
@@ -267,7 +261,9 @@ unsafe fn line(
             *buffer.add(joined.len()) = 0;
         }
         JTB_OK
-    })
+    };
+    // SAFETY: forwarded contract.
+    unsafe { with_position(tb, at, body) }
 }
 
 /// The body of [`jtb_probe`] and [`jtb_probe_position`].
@@ -275,12 +271,7 @@ unsafe fn line(
 /// # Safety
 /// As theirs.
 unsafe fn probe(tb: *const JtbTablebase, at: At, wdl: *mut c_int, plies: *mut c_int) -> c_int {
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and(tb, at) } {
-            Ok(x) => x,
-            Err(c) => return c,
-        };
+    let body = |tb: &Tablebase, pos: Position| {
         if wdl.is_null() {
             return fail(JTB_ERR_ARGUMENT, "NULL wdl");
         }
@@ -298,7 +289,9 @@ unsafe fn probe(tb: *const JtbTablebase, at: At, wdl: *mut c_int, plies: *mut c_
             }
             Err(e) => probe_error(e),
         }
-    })
+    };
+    // SAFETY: forwarded contract.
+    unsafe { with_position(tb, at, body) }
 }
 
 /// The body of [`jtb_probe_wdl`] and [`jtb_probe_wdl_position`]: the
@@ -307,12 +300,7 @@ unsafe fn probe(tb: *const JtbTablebase, at: At, wdl: *mut c_int, plies: *mut c_
 /// # Safety
 /// As theirs.
 unsafe fn probe_wdl(tb: *const JtbTablebase, at: At, wdl: *mut c_int) -> c_int {
-    guard(|| {
-        // SAFETY: forwarded contract.
-        let (tb, pos) = match unsafe { tablebase_and(tb, at) } {
-            Ok(x) => x,
-            Err(c) => return c,
-        };
+    let body = |tb: &Tablebase, pos: Position| {
         if wdl.is_null() {
             return fail(JTB_ERR_ARGUMENT, "NULL wdl");
         }
@@ -324,5 +312,7 @@ unsafe fn probe_wdl(tb: *const JtbTablebase, at: At, wdl: *mut c_int) -> c_int {
             }
             Err(e) => probe_error(e),
         }
-    })
+    };
+    // SAFETY: forwarded contract.
+    unsafe { with_position(tb, at, body) }
 }
