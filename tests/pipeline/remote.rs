@@ -108,13 +108,24 @@ fn evaluate(
     host: &mut Host,
     pos: &Position,
 ) -> (Result<Evaluation, ProbeError>, u32) {
-    for round in 0..64 {
-        match store.evaluate(tb, pos) {
+    answered(store, host, 64, || store.evaluate(tb, pos))
+}
+
+/// Runs `attempt` until it is answered, serving what it misses; returns
+/// the answer and the rounds of fetches it took (at most `rounds`).
+fn answered<T>(
+    store: &RemoteTables,
+    host: &mut Host,
+    rounds: u32,
+    attempt: impl Fn() -> Attempt<T>,
+) -> (Result<T, ProbeError>, u32) {
+    for round in 0..rounds {
+        match attempt() {
             Attempt::Done(answer) => return (answer, round),
             Attempt::Fetch(missing) => host.serve(store, &missing),
         }
     }
-    panic!("{pos}: still fetching after 64 rounds");
+    panic!("still fetching after {rounds} rounds");
 }
 
 /// Every `step`-th position of every material of the tables root `root`.
@@ -174,15 +185,8 @@ fn a_line_through_fetched_tables_is_the_line_of_the_files() {
     let mut host = Host::new(&dir);
     let (mut walked, mut longest) = (0, 0);
     for pos in sample(fixture::standard(), &rules, 40009) {
-        let mut rounds = 0;
-        let (first, line) = loop {
-            match store.line(&tb, &pos) {
-                Attempt::Done(answer) => break answer.unwrap(),
-                Attempt::Fetch(missing) => host.serve(&store, &missing),
-            }
-            rounds += 1;
-            assert!(rounds < 256, "{pos}: still fetching after {rounds} rounds");
-        };
+        let (answer, _) = answered(&store, &mut host, 256, || store.line(&tb, &pos));
+        let (first, line) = answer.unwrap();
         assert_eq!(first, files.evaluate(&pos).unwrap(), "{pos}");
         assert_eq!(line, files.line(&pos).unwrap(), "{pos}");
         walked += !line.is_empty() as usize;
