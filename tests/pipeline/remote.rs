@@ -128,6 +128,17 @@ fn answered<T>(
     panic!("still fetching after {rounds} rounds");
 }
 
+/// The standard fixture's tables: opened as files, and through a fresh
+/// store served by a fresh host.
+fn standard_fetched() -> (Ruleset, Tablebase, Arc<RemoteTables>, Tablebase, Host) {
+    let rules = Ruleset::standard();
+    let files = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
+    let dir = table_dir(dc_root(), &rules);
+    let store = store_of(&dir, RemoteOptions::default());
+    let tb = remote_tablebase(&store, &rules);
+    (rules, files, store, tb, Host::new(&dir))
+}
+
 /// Every `step`-th position of every material of the tables root `root`.
 fn sample(root: &Path, rules: &Ruleset, step: u64) -> Vec<Position> {
     let mut out = Vec::new();
@@ -149,12 +160,7 @@ fn sample(root: &Path, rules: &Ruleset, step: u64) -> Vec<Position> {
 
 #[test]
 fn fetched_tables_answer_every_position_as_the_files_do_and_warm_probes_fetch_nothing() {
-    let rules = Ruleset::standard();
-    let files = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
-    let dir = table_dir(dc_root(), &rules);
-    let store = store_of(&dir, RemoteOptions::default());
-    let tb = remote_tablebase(&store, &rules);
-    let mut host = Host::new(&dir);
+    let (rules, files, store, tb, mut host) = standard_fetched();
     let positions = sample(fixture::standard(), &rules, 4099);
     assert!(positions.len() > 300, "only {} positions", positions.len());
     let (mut most_rounds, mut captures) = (0, 0);
@@ -177,12 +183,7 @@ fn fetched_tables_answer_every_position_as_the_files_do_and_warm_probes_fetch_no
 
 #[test]
 fn a_line_through_fetched_tables_is_the_line_of_the_files() {
-    let rules = Ruleset::standard();
-    let files = Tablebase::open(fixture::standard(), rules.clone()).unwrap();
-    let dir = table_dir(dc_root(), &rules);
-    let store = store_of(&dir, RemoteOptions::default());
-    let tb = remote_tablebase(&store, &rules);
-    let mut host = Host::new(&dir);
+    let (rules, files, store, tb, mut host) = standard_fetched();
     let (mut walked, mut longest) = (0, 0);
     for pos in sample(fixture::standard(), &rules, 40009) {
         let (answer, _) = answered(&store, &mut host, 256, || store.line(&tb, &pos));
