@@ -2,7 +2,7 @@
 //! guard, and turning C arguments (pointers, text, `jtb_position`) into a
 //! tablebase and a position, or into an error code.
 
-use crate::{
+use crate::abi::{
     JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_GAME_OVER, JTB_ERR_INTERNAL,
     JTB_ERR_LIMIT, JTB_ERR_MISSING, JTB_ERR_POSITION, JTB_ERR_RULESET, JTB_ERR_TABLE,
 };

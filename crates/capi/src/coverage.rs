@@ -1,8 +1,8 @@
 //! What an open tablebase covers, opening its tables ahead of time, and a
 //! batch probe.
 
+use crate::abi::{JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_OK};
 use crate::args::{base, fail, guard, tablebase_and, text, wdl_code, At};
-use crate::{JtbPosition, JtbTablebase, JTB_ERR_ARGUMENT, JTB_OK};
 use jungletb_indexer::Material;
 use jungletb_rules::{Color, NoMoveRule};
 use jungletb_tablebase::Tablebase;
@@ -249,7 +249,7 @@ unsafe fn game_over(
         }
         let rules = tb.rules();
         if let Err(e) = pos.validate_reachable(rules) {
-            return fail(crate::JTB_ERR_POSITION, e.to_string());
+            return fail(crate::abi::JTB_ERR_POSITION, e.to_string());
         }
         let board = rules.board();
         let mover = pos.side_to_move();

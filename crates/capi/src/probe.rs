@@ -2,8 +2,10 @@
 //! given as text and, in its `_position` twin, as a `jtb_position`; each
 //! pair runs one body.
 
+use crate::abi::{
+    JtbPosition, JtbRootMove, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_BUFFER, JTB_OK,
+};
 use crate::args::{self, fail, guard, probe_error, wdl_code, wdl_of, with_position, At};
-use crate::{JtbPosition, JtbRootMove, JtbTablebase, JTB_ERR_ARGUMENT, JTB_ERR_BUFFER, JTB_OK};
 use jungletb_rules::Position;
 use jungletb_tablebase::Tablebase;
 use std::ffi::{c_char, c_int};

@@ -1,7 +1,7 @@
 //! `jtb_probe_replies`: a move's replies counted by their value.
 
+use crate::abi::{JTB_ERR_ARGUMENT, JTB_OK};
 use crate::args::{fail, guard, probe_error, tablebase_and, text, At};
-use crate::{JTB_ERR_ARGUMENT, JTB_OK};
 use std::ffi::{c_char, c_int};
 
 /// The opponent's replies to a move, counted by their value for the
@@ -24,7 +24,7 @@ pub struct JtbReplies {
 /// Pointers are NULL or valid; the texts NUL-terminated.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_probe_replies(
-    tb: *const crate::JtbTablebase,
+    tb: *const crate::abi::JtbTablebase,
     position: *const c_char,
     mv: *const c_char,
     out: *mut JtbReplies,
