@@ -129,8 +129,11 @@ plan=("$bin" plan --max-pieces 3 "${four[@]}" --tables "$tables" --threads 1)
 "$bin" generate --out "$work/local" --max-pieces 3 --threads 2 --quiet
 "$bin" generate --out "$work/local" "${four[@]}" --threads 2 --quiet
 
-# First submission: one material per task; kill one 4-piece task mid-solve.
-"${plan[@]}" --slurm "$work/slurm" --task-minutes 0.0001 --max-running 2 > "$work/plan1.txt"
+# First submission: one 4-piece material per task (each is estimated at
+# more than the 0.3 s target), the small ones packed into a few tasks;
+# kill one 4-piece task mid-solve.
+"${plan[@]}" --slurm "$work/slurm" --task-minutes 0.005 --max-running 2 > "$work/plan1.txt"
+[ "$(wc -l < "$work/slurm/tasks-4.txt")" = 4 ] || fail "4-piece tasks: $(cat "$work/slurm/tasks-4.txt")"
 grep -q "^to do: 264 material" "$work/plan1.txt" || fail "first plan: $(tail -n 3 "$work/plan1.txt")"
 jobs=$(bash "$work/slurm/submit.sh" | awk '{print $4}' | paste -sd,)
 say "submitted jobs $jobs"

@@ -38,8 +38,10 @@ pub struct Args {
     /// chained with afterok, and DIR/submit.sh to submit them.
     #[arg(long, value_name = "DIR")]
     slurm: Option<PathBuf>,
-    /// Target estimated length of one Slurm task, in minutes.
-    #[arg(long, default_value_t = 60.0, value_name = "MIN")]
+    /// Target estimated length of one Slurm task, in minutes (above 0):
+    /// materials are packed into tasks up to about this; a material
+    /// estimated longer gets a task of its own.
+    #[arg(long, default_value_t = 60.0, value_name = "MIN", value_parser = parse_minutes)]
     task_minutes: f64,
     /// At most N tasks of an array run at once (Slurm's %N; 0: no cap).
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -328,5 +330,16 @@ fn local_file_system(path: &std::path::Path) -> Option<String> {
         f if shared.contains(&f) => None,
         _ if temporary => Some(format!("{fs} (temporary directory)")),
         _ => None,
+    }
+}
+
+/// A task length in minutes: a finite number above 0.
+fn parse_minutes(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(m) if m.is_finite() && m > 0.0 => Ok(m),
+        Ok(_) => Err(format!(
+            "{text}: a task length must be a number of minutes above 0"
+        )),
+        Err(e) => Err(format!("{text}: {e}")),
     }
 }

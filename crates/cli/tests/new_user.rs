@@ -326,6 +326,27 @@ fn plan_with_nothing_to_do_says_zero_core_hours() {
 }
 
 #[test]
+fn a_task_length_of_zero_or_less_is_refused_and_writes_no_script() {
+    let d = tempfile::tempdir().unwrap();
+    let scripts = d.path().join("slurm");
+    for minutes in ["0", "-3", "nan", "inf"] {
+        let o = run(&[
+            "plan",
+            "--tables",
+            s(&d.path().join("t")),
+            "--max-pieces",
+            "2",
+            "--slurm",
+            s(&scripts),
+            &format!("--task-minutes={minutes}"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{minutes}: {:?}", text(&o));
+        assert!(text(&o).1.contains("minutes above 0"), "{:?}", text(&o));
+        assert!(!scripts.exists(), "{minutes}: scripts written");
+    }
+}
+
+#[test]
 fn slurm_scripts_run_with_empty_arrays_under_set_u() {
     let d = tempfile::tempdir().unwrap();
     let scripts = d.path().join("slurm");

@@ -131,7 +131,9 @@ fn array(
     let threads = opts.cpus_per_task.max(1);
     let secs = |e: &PlanEntry| e.seconds_one_thread / threads as f64;
     let total: f64 = level.iter().map(|e| secs(e)).sum();
-    let bins = ((total / opts.task_seconds.max(1.0)).ceil() as usize)
+    // A target below every material's estimate gives each material a task
+    // of its own (as many as an array may hold).
+    let bins = ((total / opts.task_seconds.max(f64::MIN_POSITIVE)).ceil() as usize)
         .clamp(1, level.len().min(MAX_ARRAY_TASKS));
     // Longest processing time first: each material to the least loaded
     // bin.
@@ -361,6 +363,7 @@ fn quote(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::batch::plan::Calibration;
+    use jungletb_indexer::Material;
     use jungletb_rules::Ruleset;
 
     fn options() -> SlurmOptions {
@@ -397,6 +400,26 @@ mod tests {
             .collect();
         expected.sort();
         assert_eq!(all, expected);
+    }
+
+    #[test]
+    fn a_task_target_below_every_estimate_gives_each_material_a_task() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Ruleset::standard();
+        let four: Vec<Material> = ["ELvTR", "TRvTR", "LTvRP", "WDvCP"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let list = Plan::request(&rules, Some(3), &four);
+        let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
+        let mut opts = options();
+        // Each 4-piece material is estimated at a second or less.
+        opts.task_seconds = 0.006;
+        let jobs = arrays(&plan, &opts);
+        let last = jobs.last().unwrap();
+        assert_eq!(last.pieces, 4);
+        assert_eq!(last.tasks.len(), 4, "{:?}", last.tasks);
+        assert_every_material_once(&plan, &jobs);
     }
 
     #[test]
