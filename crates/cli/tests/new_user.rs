@@ -325,21 +325,28 @@ fn plan_with_nothing_to_do_says_zero_core_hours() {
     assert_eq!(v["total"]["core_hours"], 0.0);
 }
 
+/// `plan --slurm scripts` of the 2-piece tables under `dir/t`, with `more`.
+fn plan_slurm(dir: &Path, scripts: &Path, more: &[&str]) -> Output {
+    let tables = dir.join("t");
+    let mut args = vec![
+        "plan",
+        "--tables",
+        s(&tables),
+        "--max-pieces",
+        "2",
+        "--slurm",
+        s(scripts),
+    ];
+    args.extend_from_slice(more);
+    run(&args)
+}
+
 #[test]
 fn a_task_length_of_zero_or_less_is_refused_and_writes_no_script() {
     let d = tempfile::tempdir().unwrap();
     let scripts = d.path().join("slurm");
     for minutes in ["0", "-3", "nan", "inf"] {
-        let o = run(&[
-            "plan",
-            "--tables",
-            s(&d.path().join("t")),
-            "--max-pieces",
-            "2",
-            "--slurm",
-            s(&scripts),
-            &format!("--task-minutes={minutes}"),
-        ]);
+        let o = plan_slurm(d.path(), &scripts, &[&format!("--task-minutes={minutes}")]);
         assert_eq!(o.status.code(), Some(2), "{minutes}: {:?}", text(&o));
         assert!(text(&o).1.contains("minutes above 0"), "{:?}", text(&o));
         assert!(!scripts.exists(), "{minutes}: scripts written");
@@ -350,15 +357,7 @@ fn a_task_length_of_zero_or_less_is_refused_and_writes_no_script() {
 fn slurm_scripts_run_with_empty_arrays_under_set_u() {
     let d = tempfile::tempdir().unwrap();
     let scripts = d.path().join("slurm");
-    let o = run(&[
-        "plan",
-        "--tables",
-        s(&d.path().join("t")),
-        "--max-pieces",
-        "2",
-        "--slurm",
-        s(&scripts),
-    ]);
+    let o = plan_slurm(d.path(), &scripts, &[]);
     assert!(o.status.success(), "{:?}", text(&o));
     // The tables lie in a temporary directory: a warning says the nodes
     // may not see it.
