@@ -273,6 +273,28 @@ impl PositionIndex {
         self.pieces.len()
     }
 
+    /// The code of the piece at index-order position `k` (less than
+    /// [`piece_count`](Self::piece_count)): position 0 and 1 are the
+    /// leading pair, the last is the piece whose square is the lowest
+    /// digit.
+    #[inline(always)]
+    pub fn code_at(&self, k: usize) -> usize {
+        self.codes[k] as usize & 15
+    }
+
+    /// The square set of the piece at index-order position `k`.
+    #[inline(always)]
+    pub(crate) fn mask_at(&self, k: usize) -> u64 {
+        self.masks[k]
+    }
+
+    /// The radix of the digit of the piece at index-order position `k`
+    /// (2 and on).
+    #[inline(always)]
+    pub(crate) fn radix_at(&self, k: usize) -> u64 {
+        self.radix[k]
+    }
+
     /// The index-order position of the piece of code `code` (`NONE`, 255,
     /// if the material has no such piece).
     #[inline(always)]

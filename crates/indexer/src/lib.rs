@@ -28,6 +28,7 @@ mod index;
 mod material;
 mod neighbours;
 mod positions;
+mod run_neighbours;
 mod select;
 
 pub use error::IndexError;
@@ -35,3 +36,4 @@ pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
 pub use material::{Material, MaterialError};
 pub use neighbours::Neighbours;
 pub use positions::{Decoder, RawPositions};
+pub use run_neighbours::{RunNeighbours, Shifted};

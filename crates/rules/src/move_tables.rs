@@ -447,16 +447,35 @@ impl MoveTables {
     /// [`MoveTables::quiet_unmoves`].
     #[inline]
     pub fn for_each_quiet_unmove(&self, pos: &RawPosition, mut f: impl FnMut(usize, u8)) {
-        let occupied = pos.occupied();
+        self.for_each_quiet_unmove_among(pos, u16::MAX, pos.occupied(), |code, from, _| {
+            f(code, from)
+        });
+    }
+
+    /// [`for_each_quiet_unmove`](Self::for_each_quiet_unmove) for the
+    /// pieces whose code's bit is set in `codes` only, with the squares of
+    /// `occupied` as the ones taken: `f(code, from, clear)` gets the squares
+    /// the un-move needs free (`from` and any water crossed), so that a
+    /// caller that left a piece out of `occupied` can check that piece's
+    /// square against them itself.
+    #[inline]
+    pub fn for_each_quiet_unmove_among(
+        &self,
+        pos: &RawPosition,
+        codes: u16,
+        occupied: u64,
+        mut f: impl FnMut(usize, u8, u64),
+    ) {
         let base = pos.side_to_move().opponent().index() * 8;
         for code in base..base + 8 {
             let to = pos.squares()[code];
-            if to == NO_SQUARE {
+            if to == NO_SQUARE || codes & 1 << code == 0 {
                 continue;
             }
             for hop in &self.backward[code * Square::COUNT + to as usize] {
-                if occupied & (hop.block | square_bit(hop.square)) == 0 {
-                    f(code, hop.square);
+                let clear = hop.block | square_bit(hop.square);
+                if occupied & clear == 0 {
+                    f(code, hop.square, clear);
                 }
             }
         }

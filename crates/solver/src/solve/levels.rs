@@ -45,13 +45,13 @@
 
 use super::buckets::{Buckets, Rounds};
 use super::cells::{add, chunk_words, chunks, zero, ByteCells, ByteCtx, Counts, CHUNK};
-use super::codes::{decided, weight, Layout};
+use super::codes::{decided, Layout};
+use super::expand::{expand_for, Expand, Expander};
 use super::presence::BLOCK;
-use super::updates::{apply_region, Batch, ByteUpdates};
+use super::updates::{apply_region, Batch};
 use crate::error::SolveError;
 use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
-use jungletb_indexer::{Decoder, Neighbours, PositionIndex};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -165,9 +165,9 @@ pub(crate) fn level_chunk<const W: usize>(
     let mut delta = zero(ctx);
     let mut batch = Batch::new();
     let mut result = Ok(());
-    let mut decoder = ctx.index.decoder();
+    let mut expander = Expander::new(ctx.index);
     scan_chunk(ctx, decided(d), range, |i| {
-        expand(ctx, d, i, &mut decoder, &mut batch);
+        expand(ctx, d, i, &mut expander, &mut batch);
         if batch.full() && result.is_ok() {
             result = batch.apply(ctx, layout, d, &mut delta);
         }
@@ -204,9 +204,9 @@ pub(crate) fn level_by_regions<const W: usize>(
             let c = c as usize;
             if !is_done(c) {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                let mut decoder = ctx.index.decoder();
+                let mut expander = Expander::new(ctx.index);
                 scan_chunk(ctx, code, range, |i| {
-                    expand(ctx, d, i, &mut decoder, buckets)
+                    expand(ctx, d, i, &mut expander, buckets)
                 });
             }
         },
@@ -286,56 +286,6 @@ fn scan<const W: usize>(
                 f(((range.start / lanes + k) * lanes + b) as u64);
             }
         }
-    }
-}
-
-/// Expands position `c`, decided at level `d`: its predecessors win at
-/// `d + 1` (it is lost) or count down (it is won): the updates are queued
-/// in `updates`, a [`Batch`] or region [`Buckets`]. The positions of a
-/// chunk come in slot order, decoded by one `decoder` (a position in the
-/// run of the one before costs one piece moved: ELTvET's propagation
-/// about 4 % faster, `docs/lab/2026-12-05-cheaper-decoding.md`).
-fn expand<const N: usize, U: ByteUpdates, const W: usize>(
-    ctx: &ByteCtx<W>,
-    d: u16,
-    c: u64,
-    decoder: &mut Decoder<'_>,
-    updates: &mut U,
-) {
-    let pos = decoder.raw_position(c);
-    if d == 1 && ctx.tables.steps_into_den(&pos, pos.side_to_move()) {
-        // Won by entering the den, an entry every predecessor had too:
-        // their sweep decided them all (`first_byte`), so there is
-        // nothing here to count down. Most of level 1 (7.5 × 10^9 of
-        // ELTvELT's updates, a seventh of its propagation).
-        return;
-    }
-    let before = pos.side_to_move().opponent();
-    let near = ctx
-        .index
-        .neighbours::<N>(pos.squares(), before)
-        .expect("N is the piece count");
-    // A lost position's predecessors win (weight 0); a won one's count
-    // down by its weight.
-    let w = if d.is_multiple_of(2) { 0 } else { weight(&pos) };
-    ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-        updates.push(ctx, near.index_after(code, from), w);
-    });
-}
-
-/// [`expand`] for one piece count.
-pub(crate) type Expand<U, const W: usize> =
-    for<'a> fn(&ByteCtx<W>, u16, u64, &mut Decoder<'a>, &mut U);
-
-/// [`expand`] for the piece count of `index`.
-pub(crate) fn expand_for<U: ByteUpdates, const W: usize>(index: &PositionIndex) -> Expand<U, W> {
-    match index.piece_count() {
-        2 => expand::<2, U, W>,
-        3 => expand::<3, U, W>,
-        4 => expand::<4, U, W>,
-        5 => expand::<5, U, W>,
-        6 => expand::<6, U, W>,
-        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U, W>,
     }
 }
 

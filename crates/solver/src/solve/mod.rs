@@ -11,6 +11,7 @@ pub(crate) mod buckets;
 pub(crate) mod cells;
 pub(crate) mod checkpoint;
 pub(crate) mod codes;
+pub(crate) mod expand;
 pub(crate) mod levels;
 pub(crate) mod memory;
 pub(crate) mod presence;

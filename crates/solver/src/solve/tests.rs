@@ -11,7 +11,8 @@
 use super::buckets::Rounds;
 use super::cells::{chunk_words, ByteCells, ByteCtx, CHUNK};
 use super::codes::Layout;
-use super::levels::{expand_for, level_by_regions, level_chunk};
+use super::expand::expand_for;
+use super::levels::{level_by_regions, level_chunk};
 use super::presence::Presence;
 use super::subtables::SubTables;
 use super::sweep::count;

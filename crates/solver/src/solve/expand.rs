@@ -1,0 +1,172 @@
+//! Expanding a decided position of a level (`levels.rs`) into the updates
+//! of its predecessors.
+//!
+//! A level's positions come in slot order, so that those of one run (the
+//! slots that differ only in the last piece's square, see
+//! `jungletb_indexer::RunNeighbours`) come one after another. The un-moves
+//! of the other pieces are the same for every position of a run but where
+//! the last piece stands in their way, and each one's predecessors differ
+//! only in the last piece's square: [`Expander`] finds them and their
+//! bases once a run, and a predecessor then costs a bit test and a
+//! population count instead of a whole index. The last piece's own
+//! un-moves are indexed from the run's own base. Runs the bases do not
+//! serve (materials equal on both sides, whose predecessors are stored
+//! colour swapped; leading pairs on the mirror axis) index each
+//! predecessor alone, through `Neighbours`.
+
+use super::cells::ByteCtx;
+use super::codes::weight;
+use super::updates::ByteUpdates;
+use jungletb_indexer::{Decoder, Neighbours, PositionIndex, Shifted};
+use jungletb_rules::{square_bit, Color, RawPosition};
+
+/// Un-moves of the pieces other than the last one a run keeps at most:
+/// eight pieces a side, four each.
+const MOST_UNMOVES: usize = 32;
+
+/// What expanding the positions of one chunk, in slot order, carries from
+/// one position to the next: the decoder, and the un-moves of the run.
+pub(crate) struct Expander<'a> {
+    decoder: Decoder<'a>,
+    /// The squares of the run (the last piece's square left out) and the
+    /// side to move; `None` before the first position.
+    key: Option<([u8; 16], Color)>,
+    /// The run's positions with their side to move changed, `None` where
+    /// the predecessors are indexed alone.
+    still: Option<Shifted>,
+    /// The un-moves of the other pieces: the squares each needs free, and
+    /// its predecessors' base, or `None` with the piece and the square it
+    /// came from where they are indexed alone.
+    unmoves: [(u64, Option<Shifted>, u8, u8); MOST_UNMOVES],
+    len: usize,
+}
+
+impl<'a> Expander<'a> {
+    /// An expander of positions of `index`.
+    pub(crate) fn new(index: &'a PositionIndex) -> Expander<'a> {
+        Expander {
+            decoder: index.decoder(),
+            key: None,
+            still: None,
+            unmoves: [(0, None, 0, 0); MOST_UNMOVES],
+            len: 0,
+        }
+    }
+
+    /// Takes the run of `pos` (its last piece of code `last`), unless it
+    /// is the run of the position before.
+    #[inline(always)]
+    fn enter_run<const N: usize, const W: usize>(
+        &mut self,
+        ctx: &ByteCtx<W>,
+        pos: &RawPosition,
+        last: usize,
+    ) {
+        let mut squares = *pos.squares();
+        squares[last] = u8::MAX;
+        let key = Some((squares, pos.side_to_move()));
+        if key == self.key {
+            return;
+        }
+        self.key = key;
+        self.len = 0;
+        let before = pos.side_to_move().opponent();
+        let Some(run) = ctx.index.run_neighbours::<N>(pos.squares(), before) else {
+            self.still = None;
+            return;
+        };
+        self.still = Some(run.still());
+        let others = pos.occupied() & !square_bit(pos.squares()[last]);
+        let unmoves = &mut self.unmoves;
+        let len = &mut self.len;
+        ctx.tables.for_each_quiet_unmove_among(
+            pos,
+            !(1u16 << last),
+            others,
+            |code, from, clear| {
+                unmoves[*len] = (clear, run.after(code, from), code as u8, from);
+                *len += 1;
+            },
+        );
+    }
+}
+
+/// Expands position `c`, decided at level `d`: its predecessors win at
+/// `d + 1` (it is lost) or count down (it is won): the updates are queued
+/// in `updates`, a `Batch` or region `Buckets`. The positions of a chunk
+/// come in slot order, through one `expander` (see the module docs).
+fn expand<const N: usize, U: ByteUpdates, const W: usize>(
+    ctx: &ByteCtx<W>,
+    d: u16,
+    c: u64,
+    expander: &mut Expander<'_>,
+    updates: &mut U,
+) {
+    let pos = expander.decoder.raw_position(c);
+    if d == 1 && ctx.tables.steps_into_den(&pos, pos.side_to_move()) {
+        // Won by entering the den, an entry every predecessor had too:
+        // their sweep decided them all (`first_byte`), so there is
+        // nothing here to count down. Most of level 1 (7.5 × 10^9 of
+        // ELTvELT's updates, a seventh of its propagation).
+        return;
+    }
+    let before = pos.side_to_move().opponent();
+    // A lost position's predecessors win (weight 0); a won one's count
+    // down by its weight.
+    let w = if d.is_multiple_of(2) { 0 } else { weight(&pos) };
+    let alone = |code: usize, from: u8| {
+        ctx.index
+            .neighbours::<N>(pos.squares(), before)
+            .expect("N is the piece count")
+            .index_after(code, from)
+    };
+    if N < 3 || N >= Neighbours::<16>::PIECES_ANY {
+        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+            updates.push(ctx, alone(code, from), w);
+        });
+        return;
+    }
+    let last = ctx.index.code_at(N - 1);
+    expander.enter_run::<N, W>(ctx, &pos, last);
+    let Some(still) = expander.still else {
+        let near = ctx
+            .index
+            .neighbours::<N>(pos.squares(), before)
+            .expect("N is the piece count");
+        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
+            updates.push(ctx, near.index_after(code, from), w);
+        });
+        return;
+    };
+    let s = pos.squares()[last];
+    let on = square_bit(s);
+    for &(clear, shifted, code, from) in &expander.unmoves[..expander.len] {
+        if clear & on == 0 {
+            let p = match shifted {
+                Some(shifted) => shifted.index_with_last_on(s),
+                None => alone(code as usize, from),
+            };
+            updates.push(ctx, p, w);
+        }
+    }
+    ctx.tables
+        .for_each_quiet_unmove_among(&pos, 1u16 << last, pos.occupied(), |_, from, _| {
+            updates.push(ctx, still.index_with_last_on(from), w);
+        });
+}
+
+/// [`expand`] for one piece count.
+pub(crate) type Expand<U, const W: usize> =
+    for<'a, 'b> fn(&ByteCtx<W>, u16, u64, &'b mut Expander<'a>, &mut U);
+
+/// [`expand`] for the piece count of `index`.
+pub(crate) fn expand_for<U: ByteUpdates, const W: usize>(index: &PositionIndex) -> Expand<U, W> {
+    match index.piece_count() {
+        2 => expand::<2, U, W>,
+        3 => expand::<3, U, W>,
+        4 => expand::<4, U, W>,
+        5 => expand::<5, U, W>,
+        6 => expand::<6, U, W>,
+        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U, W>,
+    }
+}
