@@ -57,6 +57,8 @@ pub struct Decoder<'a> {
     last: u64,
     /// Its run, if one was decoded.
     run: Option<Run>,
+    /// Runs started so far.
+    started: u64,
 }
 
 /// Where the decoder stands in a run of slots that differ only in the last
@@ -82,7 +84,16 @@ impl<'a> Decoder<'a> {
             index,
             last: 0,
             run: None,
+            started: 0,
         }
+    }
+
+    /// How many runs the decoder has started (decoded a slot of whole):
+    /// two slots decoded with the same count between them are of one run,
+    /// their positions the same but for the last piece's square.
+    #[inline(always)]
+    pub fn runs_started(&self) -> u64 {
+        self.started
     }
 
     /// The raw position of slot `i` (in range), as
@@ -138,6 +149,7 @@ impl<'a> Decoder<'a> {
             on_axis,
         });
         self.last = i;
+        self.started += 1;
         (pos, on_axis)
     }
 }

@@ -18,7 +18,7 @@ use super::cells::ByteCtx;
 use super::codes::weight;
 use super::updates::ByteUpdates;
 use jungletb_indexer::{Decoder, Neighbours, PositionIndex, Shifted};
-use jungletb_rules::{square_bit, Color, RawPosition};
+use jungletb_rules::{square_bit, RawPosition};
 
 /// Un-moves of the pieces other than the last one a run keeps at most:
 /// eight pieces a side, four each.
@@ -28,9 +28,9 @@ const MOST_UNMOVES: usize = 32;
 /// one position to the next: the decoder, and the un-moves of the run.
 pub(crate) struct Expander<'a> {
     decoder: Decoder<'a>,
-    /// The squares of the run (the last piece's square left out) and the
-    /// side to move; `None` before the first position.
-    key: Option<([u8; 16], Color)>,
+    /// The decoder's run the un-moves are of (see
+    /// `Decoder::runs_started`); `None` before the first position.
+    run: Option<u64>,
     /// The run's positions with their side to move changed, `None` where
     /// the predecessors are indexed alone.
     still: Option<Shifted>,
@@ -46,15 +46,16 @@ impl<'a> Expander<'a> {
     pub(crate) fn new(index: &'a PositionIndex) -> Expander<'a> {
         Expander {
             decoder: index.decoder(),
-            key: None,
+            run: None,
             still: None,
             unmoves: [(0, None, 0, 0); MOST_UNMOVES],
             len: 0,
         }
     }
 
-    /// Takes the run of `pos` (its last piece of code `last`), unless it
-    /// is the run of the position before.
+    /// Finds the un-moves of the run of `pos` (its last piece of code
+    /// `last`), the position the decoder gave last, unless those held are
+    /// of its run already.
     #[inline(always)]
     fn enter_run<const N: usize, const W: usize>(
         &mut self,
@@ -62,13 +63,11 @@ impl<'a> Expander<'a> {
         pos: &RawPosition,
         last: usize,
     ) {
-        let mut squares = *pos.squares();
-        squares[last] = u8::MAX;
-        let key = Some((squares, pos.side_to_move()));
-        if key == self.key {
+        let run = Some(self.decoder.runs_started());
+        if run == self.run {
             return;
         }
-        self.key = key;
+        self.run = run;
         self.len = 0;
         let before = pos.side_to_move().opponent();
         let Some(run) = ctx.index.run_neighbours::<N>(pos.squares(), before) else {
