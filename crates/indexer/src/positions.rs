@@ -103,6 +103,16 @@ impl<'a> Decoder<'a> {
         self.run_of(i).0
     }
 
+    /// The position of slot `i` (in range), `None` where
+    /// [`PositionIndex::canonical_raw_position`] is (an unused slot): what
+    /// [`RawPositions`] gives, for a caller that takes the slots in its own
+    /// loop.
+    #[inline(always)]
+    pub fn stored_position(&mut self, i: u64) -> Option<RawPosition> {
+        let (pos, on_axis) = self.run_of(i);
+        (!on_axis || stored_on_axis(self.index, i, pos)).then_some(pos)
+    }
+
     /// The position of slot `i`, and whether its run's leading pair is its
     /// own mirror image. The position is returned as computed, never read
     /// back from `self.run` just written: a copy of the stored run read
@@ -167,7 +177,11 @@ impl<'a> RawPositions<'a> {
 impl Iterator for RawPositions<'_> {
     type Item = (u64, Option<RawPosition>);
 
-    #[inline]
+    /// Inlined into the caller's loop, so that the position stays in
+    /// registers: returned out of line, it went through the stack in
+    /// words and was read back in halves of 16 bytes, a store-forwarding
+    /// stall (over half of `next`'s samples in a one-byte ELTvEL sweep).
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         if self.next >= self.end {
             return None;
@@ -175,7 +189,7 @@ impl Iterator for RawPositions<'_> {
         let i = self.next;
         self.next += 1;
         let (pos, on_axis) = self.decoder.run_of(i);
-        let stored = !on_axis || self.decoder.index.is_stored_slot(i, &pos);
+        let stored = !on_axis || stored_on_axis(self.decoder.index, i, pos);
         Some((i, stored.then_some(pos)))
     }
 
@@ -183,6 +197,16 @@ impl Iterator for RawPositions<'_> {
         let n = (self.end.saturating_sub(self.next)) as usize;
         (n, Some(n))
     }
+}
+
+/// True if slot `i`, whose leading pair is its own mirror image, is the
+/// slot its position `pos` is stored under. Out of line and given a copy:
+/// with a reference taken on the common path, every position went
+/// through the stack (see [`RawPositions::next`]).
+#[cold]
+#[inline(never)]
+fn stored_on_axis(index: &PositionIndex, i: u64, pos: RawPosition) -> bool {
+    index.is_stored_slot(i, &pos)
 }
 
 #[cfg(test)]

@@ -61,9 +61,12 @@ fn sweep_chunk<const W: usize>(
     let mut counts = zero(ctx);
     let mut word = 0u64;
     let lanes = ByteCells::<W>::LANES;
-    let slots = range.start as u64..range.end as u64;
-    for (i, pos) in ctx.index.raw_positions(slots) {
-        let code = first_code(ctx, pos)?;
+    let mut decoder = ctx.index.decoder();
+    for i in range.start as u64..range.end as u64 {
+        let code = match decoder.stored_position(i) {
+            Some(pos) => first_code(ctx, &pos)?,
+            None => RAW_UNUSED,
+        };
         if (2..ctx.layout.undecided).contains(&code) {
             counts[code as usize] += 1;
             ctx.present.mark(i, code);
@@ -78,23 +81,17 @@ fn sweep_chunk<const W: usize>(
     Ok(counts)
 }
 
-/// The code of a slot, whose position is `pos` (`None`: an unused slot),
-/// before any level: unused, a draw, a value decided by the moves that end
-/// the game or leave the material, or undecided.
-fn first_code<const W: usize>(
-    ctx: &ByteCtx<W>,
-    pos: Option<RawPosition>,
-) -> Result<u16, SolveError> {
+/// The code of a used slot, whose position is `pos`, before any level: a
+/// draw, a value decided by the moves that end the game or leave the
+/// material, or undecided.
+fn first_code<const W: usize>(ctx: &ByteCtx<W>, pos: &RawPosition) -> Result<u16, SolveError> {
     let layout = ctx.layout;
     let overflow = || SolveError::DistanceOverflow {
         material: ctx.index.material(),
         limit: layout.max_plies(),
         in_subtable: true,
     };
-    let Some(pos) = pos else {
-        return Ok(RAW_UNUSED);
-    };
-    let moves = ctx.subs.weigh_moves(&ctx.tables, &pos)?;
+    let moves = ctx.subs.weigh_moves(&ctx.tables, pos)?;
     Ok(if !moves.any_move {
         match ctx.rules.no_move {
             NoMoveRule::Loss => decided(0),
@@ -117,7 +114,7 @@ fn first_code<const W: usize>(
         decided(moves.floor)
     } else if ctx
         .tables
-        .steps_into_den(&pos, pos.side_to_move().opponent())
+        .steps_into_den(pos, pos.side_to_move().opponent())
     {
         // Every quiet move lets the opponent into the den at once: lost
         // in 2 plies, or later through a capture. Level 1 would have
@@ -127,7 +124,7 @@ fn first_code<const W: usize>(
     } else {
         // Every position holds its true count, so that the counts never
         // drop below 0.
-        let count = moves.quiet as usize * weight(&pos) as usize;
+        let count = moves.quiet as usize * weight(pos) as usize;
         if count > layout.max_count as usize {
             return Err(SolveError::TooManyMoves {
                 material: ctx.index.material(),
