@@ -2,7 +2,8 @@
 //! entry points, the choice of the cell's width, and the solve's state
 //! from the sweep (`sweep.rs`) through the levels (`levels.rs`) to the
 //! values. What a cell's codes mean: `codes.rs`; the cells in words and
-//! what the passes share: `cells.rs`; applying updates: `updates.rs`, by
+//! what the passes share: `cells.rs`; a level's position expanded into
+//! its predecessors' updates: `expand.rs`; applying updates: `updates.rs`, by
 //! region: `buckets.rs`; the blocks a scan passes by: `presence.rs`;
 //! stopping and resuming: `checkpoint.rs`; the tables captures lead into:
 //! `subtables.rs`; memory or mapped files: `work.rs`, `memory.rs`.
