@@ -111,21 +111,15 @@ impl<const N: usize> RunNeighbours<'_, N> {
         if on_axis {
             return None;
         }
-        let mut prefix = 0;
-        let mut occupied = 0;
-        for j in 0..N - 1 {
-            let s = if mirror {
-                MIRROR_SQUARE[at(j) as usize]
-            } else {
-                at(j)
-            };
-            let bit = square_bit(s);
-            if j >= 2 {
-                let r = (index.mask_at(j) & !occupied & (bit - 1)).count_ones() as u64;
-                prefix = prefix * index.radix_at(j) + r;
-            }
-            occupied |= bit;
+        // The other pieces as stored (mirrored with the pair), counted as
+        // `rest_index` counts them, the last piece left out.
+        let stored = |s: u8| if mirror { MIRROR_SQUARE[s as usize] } else { s };
+        let mut squares = [0u8; N];
+        for (j, q) in squares.iter_mut().enumerate() {
+            *q = stored(at(j));
         }
+        let prefix = index.rest_index(&squares[..N - 1]);
+        let occupied = squares[..N - 1].iter().fold(0, |o, &q| o | square_bit(q));
         Some(Shifted {
             base: self.side_offset + pair * index.rest_size() + prefix * index.radix_at(N - 1),
             free: index.mask_at(N - 1) & !occupied,

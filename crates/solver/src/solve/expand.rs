@@ -31,9 +31,9 @@ pub(crate) struct Expander<'a> {
     /// The decoder's run the un-moves are of (see
     /// `Decoder::runs_started`); `None` before the first position.
     run: Option<u64>,
-    /// The run's positions with their side to move changed, `None` where
-    /// the predecessors are indexed alone.
-    still: Option<Shifted>,
+    /// The run's positions with their side to move changed, and the code
+    /// of its last piece; `None` where the predecessors are indexed alone.
+    still: Option<(Shifted, usize)>,
     /// The un-moves of the other pieces: the squares each needs free, and
     /// its predecessors' base, or `None` with the piece and the square it
     /// came from where they are indexed alone.
@@ -53,16 +53,10 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Finds the un-moves of the run of `pos` (its last piece of code
-    /// `last`), the position the decoder gave last, unless those held are
-    /// of its run already.
+    /// Finds the un-moves of the run of `pos`, the position the decoder
+    /// gave last, unless those held are of its run already.
     #[inline(always)]
-    fn enter_run<const N: usize, const W: usize>(
-        &mut self,
-        ctx: &ByteCtx<W>,
-        pos: &RawPosition,
-        last: usize,
-    ) {
+    fn enter_run<const N: usize, const W: usize>(&mut self, ctx: &ByteCtx<W>, pos: &RawPosition) {
         let run = Some(self.decoder.runs_started());
         if run == self.run {
             return;
@@ -74,7 +68,8 @@ impl<'a> Expander<'a> {
             self.still = None;
             return;
         };
-        self.still = Some(run.still());
+        let last = run.last_code();
+        self.still = Some((run.still(), last));
         let others = pos.occupied() & !square_bit(pos.squares()[last]);
         let unmoves = &mut self.unmoves;
         let len = &mut self.len;
@@ -113,25 +108,15 @@ fn expand<const N: usize, U: ByteUpdates, const W: usize>(
     // A lost position's predecessors win (weight 0); a won one's count
     // down by its weight.
     let w = if d.is_multiple_of(2) { 0 } else { weight(&pos) };
-    let alone = |code: usize, from: u8| {
+    let alone = || {
         ctx.index
             .neighbours::<N>(pos.squares(), before)
             .expect("N is the piece count")
-            .index_after(code, from)
     };
-    if N < 3 || N >= Neighbours::<16>::PIECES_ANY {
-        ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-            updates.push(ctx, alone(code, from), w);
-        });
-        return;
-    }
-    let last = ctx.index.code_at(N - 1);
-    expander.enter_run::<N, W>(ctx, &pos, last);
-    let Some(still) = expander.still else {
-        let near = ctx
-            .index
-            .neighbours::<N>(pos.squares(), before)
-            .expect("N is the piece count");
+    expander.enter_run::<N, W>(ctx, &pos);
+    let Some((still, last)) = expander.still else {
+        // No run bases (fewer than three pieces too): each alone.
+        let near = alone();
         ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
             updates.push(ctx, near.index_after(code, from), w);
         });
@@ -143,7 +128,7 @@ fn expand<const N: usize, U: ByteUpdates, const W: usize>(
         if clear & on == 0 {
             let p = match shifted {
                 Some(shifted) => shifted.index_with_last_on(s),
-                None => alone(code as usize, from),
+                None => alone().index_after(code as usize, from),
             };
             updates.push(ctx, p, w);
         }
