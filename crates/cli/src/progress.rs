@@ -1,7 +1,10 @@
-//! What a long run shows: progress bars on a terminal, one line per table
-//! in logs (when standard error is not a terminal), nothing with `--quiet`.
+//! What a long run shows: progress bars on a terminal (with the level a
+//! solve's propagation is at), one line per table in logs (when standard
+//! error is not a terminal) and, for a long solve, a line when it starts
+//! and when its propagation starts; nothing with `--quiet`.
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungletb_indexer::Material;
 use jungletb_solver::GenerateEvent;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -23,6 +26,9 @@ pub struct Progress {
     terminal: bool,
     total: AtomicUsize,
     done: AtomicUsize,
+    /// The long solve under way whose propagation has not been announced
+    /// in logs yet.
+    unannounced: Mutex<Option<Material>>,
 }
 
 impl Progress {
@@ -56,6 +62,7 @@ impl Progress {
             terminal,
             total: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
+            unannounced: Mutex::new(None),
         }
     }
 
@@ -82,9 +89,24 @@ impl Progress {
                 // In logs, say what a long solve is working on.
                 if !self.terminal && slots >= LONG_SOLVE_SLOTS {
                     self.line(format!("{material}: solving {slots} index slots"));
+                    *self.unannounced.lock().expect("no panics while held") = Some(material);
                 }
             }
             GenerateEvent::Swept(n) => self.positions.inc(n),
+            GenerateEvent::Level { material, level } => {
+                if self.terminal {
+                    self.tables
+                        .set_message(format!("{material}, level {level}"));
+                    return;
+                }
+                // In logs, say when a long solve's sweep is over.
+                let mut unannounced = self.unannounced.lock().expect("no panics while held");
+                if *unannounced == Some(material) {
+                    *unannounced = None;
+                    drop(unannounced);
+                    self.line(format!("{material}: propagating, from level {level}"));
+                }
+            }
             GenerateEvent::Done(r) => {
                 self.tables.inc(1);
                 let k = self.done.fetch_add(1, Relaxed) + 1;

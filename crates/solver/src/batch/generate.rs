@@ -85,6 +85,15 @@ pub enum GenerateEvent<'a> {
     },
     /// This many more index slots swept (from any worker thread).
     Swept(u64),
+    /// The propagation of the material being solved starts a level (from
+    /// the solving thread; the first after a resumed checkpoint may be any
+    /// level).
+    Level {
+        /// The material.
+        material: Material,
+        /// The level: positions decided at this many plies are expanded.
+        level: u16,
+    },
     /// A material is done: kept or solved.
     Done(&'a MaterialReport),
     /// Something the user should know: waiting for another generator, a
@@ -408,10 +417,11 @@ fn solve_one(
         slots: index.size(),
     });
     let on_progress = |k| on_event(GenerateEvent::Swept(k));
+    let on_level = |level| on_event(GenerateEvent::Level { material: m, level });
     let checkpoint = checkpoint_path(dir, m);
     let watch = Watch {
         on_progress: &on_progress,
-        on_level: &|_| {},
+        on_level: &on_level,
         stop,
         checkpoint: Some(&checkpoint),
     };
