@@ -30,6 +30,7 @@ mod perft;
 mod piece;
 mod position;
 mod ruleset;
+mod run_moves;
 mod unmove;
 mod value;
 
@@ -47,4 +48,5 @@ pub use position::Position;
 pub use ruleset::{
     BaseRuleset, ElephantCapturesRat, JumpAxes, Jumpers, NoMoveRule, Ruleset, COMMON_DISAGREEMENTS,
 };
+pub use run_moves::RunMoves;
 pub use value::{Value, Wdl};

@@ -21,17 +21,17 @@ use arrayvec::ArrayVec;
 /// One possible move of a piece: the other square and the water squares a
 /// jump crosses (all must be empty).
 #[derive(Clone, Copy, Debug)]
-struct Hop {
-    square: u8,
+pub(crate) struct Hop {
+    pub(crate) square: u8,
     len: u8,
     water: [u8; 3],
     /// The crossed water squares as a bitboard.
-    block: u64,
+    pub(crate) block: u64,
     /// Forward hops: bit `a` set if the piece may capture the opponent's
     /// animal with index `a` standing on `square`.
-    captures: u8,
+    pub(crate) captures: u8,
     /// Forward hops: `square` is the opponent's den.
-    enters_den: bool,
+    pub(crate) enters_den: bool,
 }
 
 impl Hop {
@@ -63,7 +63,7 @@ pub struct MoveTables {
     rules: Ruleset,
     board: &'static Board,
     /// `code * 63 + square` → where the piece can move from there.
-    forward: Vec<Hops>,
+    pub(crate) forward: Vec<Hops>,
     /// `code * 63 + square` → where the piece can have come from by a move
     /// landing there.
     backward: Vec<Hops>,
@@ -348,7 +348,19 @@ impl MoveTables {
     /// instructions and 25 % more in `for_each_move`'s callers (callgrind,
     /// ELvET `--one-byte`), ELTvEL's sweep 8.9 → 9.4–10.0 s.
     #[inline]
-    pub fn count_moves(&self, pos: &RawPosition, mut f: impl FnMut(RawMove)) -> MoveCount {
+    pub fn count_moves(&self, pos: &RawPosition, f: impl FnMut(RawMove)) -> MoveCount {
+        self.count_moves_among(pos, u16::MAX, f)
+    }
+
+    /// [`count_moves`](Self::count_moves) for the pieces whose code's bit
+    /// is set in `codes` only.
+    #[inline(always)]
+    pub fn count_moves_among(
+        &self,
+        pos: &RawPosition,
+        codes: u16,
+        mut f: impl FnMut(RawMove),
+    ) -> MoveCount {
         let side = pos.side_to_move();
         let own = pos.occupied_by(side);
         let theirs = pos.occupied_by(side.opponent());
@@ -357,7 +369,7 @@ impl MoveTables {
         let base = side.index() * 8;
         for code in base..base + 8 {
             let from = pos.squares()[code];
-            if from == NO_SQUARE {
+            if from == NO_SQUARE || codes & 1 << code == 0 {
                 continue;
             }
             let slot = code * Square::COUNT + from as usize;

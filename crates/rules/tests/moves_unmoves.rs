@@ -1,7 +1,10 @@
 //! Moves and un-moves are inverse: every successor lists the position among
 //! its predecessors and every predecessor lists it among its successors.
 
-use jungletb_rules::{Animal, Color, Move, Piece, Position, RawPosition, Ruleset, Square};
+use jungletb_rules::{
+    square_bit, Animal, Color, Move, Piece, Position, RawMove, RawPosition, Ruleset, Square,
+    NO_SQUARE,
+};
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
@@ -172,6 +175,7 @@ fn move_tables_agree_with_the_plain_generators() {
     ];
     let mut tactical_seen = 0;
     let mut sure_entries_seen = 0;
+    let mut runs_seen = 0;
     for rules in &variants {
         let tables = MoveTables::new(rules);
         for (w, b) in materials {
@@ -286,6 +290,31 @@ fn move_tables_agree_with_the_plain_generators() {
                     pos.unmoves(rules, None).to_vec(),
                     "{pos} under {rules}"
                 );
+                // The run's count: the same, with the same captures, for
+                // every square each piece may move to along a run.
+                for moving in 0..16 {
+                    if raw.squares()[moving] == NO_SQUARE {
+                        continue;
+                    }
+                    let run = tables.run_moves(&raw, moving);
+                    for sq in 0..Square::COUNT as u8 {
+                        let at = if sq == raw.squares()[moving] {
+                            raw
+                        } else if raw.occupied() & square_bit(sq) == 0 {
+                            raw.with_piece_on(moving, sq)
+                        } else {
+                            continue;
+                        };
+                        let key = |m: RawMove| (m.code, m.from, m.to, m.victim, m.enters_den);
+                        let (mut plain, mut by_run) = (Vec::new(), Vec::new());
+                        let want = tables.count_moves(&at, |m| plain.push(key(m)));
+                        let got = tables.count_run_moves(&run, &at, |m| by_run.push(key(m)));
+                        plain.sort_unstable();
+                        by_run.sort_unstable();
+                        assert_eq!((got, by_run), (want, plain), "{pos}: code {moving} on {sq}");
+                        runs_seen += 1;
+                    }
+                }
                 // A sure den entry: the side to move has it as a move, and
                 // the other side keeps it through every quiet move made.
                 let mover = raw.side_to_move();
@@ -310,6 +339,7 @@ fn move_tables_agree_with_the_plain_generators() {
         sure_entries_seen > 100,
         "{sure_entries_seen} sure den entries seen"
     );
+    assert!(runs_seen > 100_000, "{runs_seen} positions of runs seen");
     // Not vacuous: random positions with many pieces have tactical moves.
     assert!(tactical_seen > 1000, "{tactical_seen} tactical moves seen");
 }

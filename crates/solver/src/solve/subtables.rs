@@ -2,12 +2,12 @@
 
 use crate::error::SolveError;
 use jungletb_indexer::Material;
-use jungletb_rules::{MoveTables, RawMove, RawPosition, Value};
+use jungletb_rules::{MoveTables, RawMove, RawPosition, RunMoves, Value};
 use jungletb_tablebase::{Table, TableError, Tablebase};
 use std::sync::Arc;
 
-/// A position's moves as a forward sweep weighs them (both solves'
-/// sweeps): made by [`SubTables::weigh_moves`].
+/// A position's moves as the forward sweep weighs them: made by
+/// [`SubTables::weigh_moves`].
 pub(crate) struct SweptMoves {
     /// The side to move has a move.
     pub(crate) any_move: bool,
@@ -59,13 +59,15 @@ impl SubTables {
             .max()
     }
 
-    /// `pos`'s moves counted (`MoveTables::count_moves`) and each capture's
-    /// value read here, unless a capture takes the last piece. The first
-    /// read that fails is the error.
+    /// `pos`'s moves counted (`MoveTables::count_run_moves`, `pos` a
+    /// position of `run`) and each capture's value read here, unless a
+    /// capture takes the last piece. The first read that fails is the
+    /// error.
     #[inline]
     pub(crate) fn weigh_moves(
         &self,
         tables: &MoveTables,
+        run: &RunMoves,
         pos: &RawPosition,
     ) -> Result<SweptMoves, SolveError> {
         let mut captures = false;
@@ -75,7 +77,7 @@ impl SubTables {
         let mut error = None;
         // Same as `pos.is_winning_move`, with the piece count read once.
         let lone = pos.count(pos.side_to_move().opponent()) == 1;
-        let moves = tables.count_moves(pos, |mv| {
+        let moves = tables.count_run_moves(run, pos, |mv| {
             captures = true;
             if lone || error.is_some() {
                 return;

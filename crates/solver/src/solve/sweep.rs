@@ -1,13 +1,18 @@
 //! The forward sweep: every position visited once, its moves generated,
 //! what the moves that end the game or leave the material decide written
 //! as its first code (a value, or a count of its quiet successors).
+//!
+//! The slots come in order, so that the positions of a run (the same but
+//! for the last piece's square) come one after another: the other pieces'
+//! moves are sorted once a run (`jungletb_rules::RunMoves`), and each
+//! position costs a look-up for them and the last piece's own moves.
 
 use super::cells::{add, chunks, zero, ByteCells, ByteCtx, Counts};
 use super::codes::{decided, weight};
 use crate::error::SolveError;
 use crate::watch::Watch;
 use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
-use jungletb_rules::{NoMoveRule, RawPosition};
+use jungletb_rules::{NoMoveRule, RawPosition, RunMoves};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -62,9 +67,20 @@ fn sweep_chunk<const W: usize>(
     let mut word = 0u64;
     let lanes = ByteCells::<W>::LANES;
     let mut decoder = ctx.index.decoder();
+    // The moves of the run the decoder is in (see `RunMoves`), made at
+    // its first stored position.
+    let moving = ctx.index.code_at(ctx.index.piece_count() - 1);
+    let mut run: Option<(u64, RunMoves)> = None;
     for i in range.start as u64..range.end as u64 {
         let code = match decoder.stored_position(i) {
-            Some(pos) => first_code(ctx, &pos)?,
+            Some(pos) => {
+                let started = decoder.runs_started();
+                let moves = match &mut run {
+                    Some((id, moves)) if *id == started => moves,
+                    _ => &mut run.insert((started, ctx.tables.run_moves(&pos, moving))).1,
+                };
+                first_code(ctx, moves, &pos)?
+            }
             None => RAW_UNUSED,
         };
         if (2..ctx.layout.undecided).contains(&code) {
@@ -81,17 +97,21 @@ fn sweep_chunk<const W: usize>(
     Ok(counts)
 }
 
-/// The code of a used slot, whose position is `pos`, before any level: a
+/// The code of a used slot, whose position is `pos` (of `run`), before any level: a
 /// draw, a value decided by the moves that end the game or leave the
 /// material, or undecided.
-fn first_code<const W: usize>(ctx: &ByteCtx<W>, pos: &RawPosition) -> Result<u16, SolveError> {
+fn first_code<const W: usize>(
+    ctx: &ByteCtx<W>,
+    run: &RunMoves,
+    pos: &RawPosition,
+) -> Result<u16, SolveError> {
     let layout = ctx.layout;
     let overflow = || SolveError::DistanceOverflow {
         material: ctx.index.material(),
         limit: layout.max_plies(),
         in_subtable: true,
     };
-    let moves = ctx.subs.weigh_moves(&ctx.tables, pos)?;
+    let moves = ctx.subs.weigh_moves(&ctx.tables, run, pos)?;
     Ok(if !moves.any_move {
         match ctx.rules.no_move {
             NoMoveRule::Loss => decided(0),
