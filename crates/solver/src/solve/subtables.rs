@@ -77,18 +77,23 @@ impl SubTables {
         let mut error = None;
         // Same as `pos.is_winning_move`, with the piece count read once.
         let lone = pos.count(pos.side_to_move().opponent()) == 1;
-        let moves = tables.count_run_moves(run, pos, |mv| {
-            captures = true;
-            if lone || error.is_some() {
-                return;
-            }
-            match self.value_after(pos, &mv) {
-                Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-                Ok(Value::Win(k)) => floor = floor.max(k + 1),
-                Ok(Value::Draw) => outside_draw = true,
-                Err(e) => error = Some(e),
-            }
-        });
+        let moves = tables.count_run_moves(
+            run,
+            pos,
+            #[inline(always)]
+            |mv| {
+                captures = true;
+                if lone || error.is_some() {
+                    return;
+                }
+                match self.value_after(pos, &mv) {
+                    Ok(Value::Loss(k)) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
+                    Ok(Value::Win(k)) => floor = floor.max(k + 1),
+                    Ok(Value::Draw) => outside_draw = true,
+                    Err(e) => error = Some(e),
+                }
+            },
+        );
         if let Some(e) = error {
             return Err(e);
         }
