@@ -28,7 +28,11 @@
 //! - **The sweep** visits every position once: it generates its moves,
 //!   decides what the moves that end the game or leave the material decide
 //!   (a den entry, a capture into a smaller table, probed there), and
-//!   writes the position's first code.
+//!   writes the position's first code. The slots come in order, so that
+//!   positions differing only in the last piece's square (a run) come
+//!   together: the other pieces' moves are sorted once a run
+//!   (`jungletb_rules::RunMoves`), as the levels find a run's predecessors
+//!   from bases found once a run (`jungletb_indexer::RunNeighbours`).
 //! - **The levels** run at distance 0, 1, 2, …: the positions of level `d`
 //!   are the cells holding its code, found by scanning the cells a word at
 //!   a time and passing by the blocks that hold none. A lost position makes
