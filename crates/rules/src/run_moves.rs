@@ -16,12 +16,12 @@ use crate::board::{Square, NO_SQUARE};
 use crate::move_tables::{MoveCount, MoveTables};
 use arrayvec::ArrayVec;
 
-/// Hops of the other pieces a run keeps at most of one kind: seven pieces
-/// of four hops.
-const MOST_HOPS: usize = 28;
+/// Hops of the side to move a run keeps at most of one kind: eight pieces
+/// of four hops (the moving piece may be the opponent's).
+const MOST_HOPS: usize = 32;
 
-/// The other pieces' moves along a run in which only the piece with code
-/// [`RunMoves::moving`] changes square: made by [`MoveTables::run_moves`],
+/// The other pieces' moves along a run in which only one piece (the
+/// moving piece) changes square: made by [`MoveTables::run_moves`],
 /// used by [`MoveTables::count_run_moves`].
 #[derive(Clone, Debug)]
 pub struct RunMoves {
@@ -45,13 +45,6 @@ pub struct RunMoves {
     takes_moving: ArrayVec<RawMove, MOST_HOPS>,
     /// Their targets.
     takes_moving_on: u64,
-}
-
-impl RunMoves {
-    /// The code of the piece that moves along the run.
-    pub fn moving(&self) -> usize {
-        self.moving
-    }
 }
 
 impl MoveTables {
@@ -162,5 +155,61 @@ impl MoveTables {
             count.enters_den |= own.enters_den;
         }
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Color, Ruleset};
+
+    /// The square on `file` (0 = a) and `rank` (0 = rank 1).
+    fn at(file: u8, rank: u8) -> u8 {
+        rank * 7 + file
+    }
+
+    #[test]
+    fn eight_pieces_may_hold_more_than_seven_pieces_of_hops() {
+        // White's eight pieces, none next to another, each with four hops
+        // onto free squares (the Lion's two of them jumps), and a black Rat
+        // the moving piece, which any of them may take on any of those
+        // hops (the Elephant too, under `always`): 32 hops, the most.
+        let mut rules = Ruleset::standard();
+        rules
+            .apply_override("elephant_captures_rat=always")
+            .unwrap();
+        let tables = MoveTables::new(&rules);
+        let mut squares = [NO_SQUARE; 16];
+        let white = [
+            at(1, 3), // Rat, in the water on b4
+            at(1, 1), // Cat
+            at(5, 1), // Wolf
+            at(3, 2), // Dog
+            at(1, 7), // Panther
+            at(5, 7), // Tiger
+            at(3, 4), // Lion, between the rivers on d5
+            at(3, 6), // Elephant
+        ];
+        squares[..8].copy_from_slice(&white);
+        squares[8] = at(0, 0); // the black Rat
+        let pos = RawPosition::new(squares, Color::White).unwrap();
+        let run = tables.run_moves(&pos, 8);
+        assert_eq!(run.takes_moving.len(), 32, "hops that take the Rat");
+        let key = |m: RawMove| (m.code, m.from, m.to, m.victim, m.enters_den);
+        for sq in 0..Square::COUNT as u8 {
+            let at = if sq == squares[8] {
+                pos
+            } else if pos.occupied() & square_bit(sq) == 0 {
+                pos.with_piece_on(8, sq)
+            } else {
+                continue;
+            };
+            let (mut plain, mut by_run) = (Vec::new(), Vec::new());
+            let want = tables.count_moves(&at, |m| plain.push(key(m)));
+            let got = tables.count_run_moves(&run, &at, |m| by_run.push(key(m)));
+            plain.sort_unstable();
+            by_run.sort_unstable();
+            assert_eq!((got, by_run), (want, plain), "the Rat on {sq}");
+        }
     }
 }
