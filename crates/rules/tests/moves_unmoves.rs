@@ -2,8 +2,8 @@
 //! its predecessors and every predecessor lists it among its successors.
 
 use jungletb_rules::{
-    square_bit, Animal, Color, Move, Piece, Position, RawMove, RawPosition, Ruleset, Square,
-    NO_SQUARE,
+    square_bit, Animal, Color, Move, MoveTables, Piece, Position, RawMove, RawPosition, Ruleset,
+    Square, NO_SQUARE,
 };
 
 /// A small deterministic generator (xorshift), so failures reproduce.
@@ -142,9 +142,75 @@ fn unmoves_include_jumps_and_uncaptures() {
     assert!(pos.unmoves(&rules, Some(Animal::Elephant)).is_empty());
 }
 
+/// Checks [`MoveTables::count_run_moves`] against
+/// [`MoveTables::count_moves`] (the count, and the captures as sets) with
+/// the piece `moving` of `raw` on every free square along its run.
+/// Returns the positions checked and the captures of the moving piece
+/// seen along the run.
+fn run_agrees_with_count_moves(
+    tables: &MoveTables,
+    raw: &RawPosition,
+    moving: usize,
+) -> (usize, usize) {
+    let run = tables.run_moves(raw, moving);
+    let key = |m: RawMove| (m.code, m.from, m.to, m.victim, m.enters_den);
+    let (mut checked, mut taken) = (0, 0);
+    for sq in 0..Square::COUNT as u8 {
+        let at = if sq == raw.squares()[moving] {
+            *raw
+        } else if raw.occupied() & square_bit(sq) == 0 {
+            raw.with_piece_on(moving, sq)
+        } else {
+            continue;
+        };
+        let (mut plain, mut by_run) = (Vec::new(), Vec::new());
+        let want = tables.count_moves(&at, |m| plain.push(key(m)));
+        let got = tables.count_run_moves(&run, &at, |m| by_run.push(key(m)));
+        plain.sort_unstable();
+        by_run.sort_unstable();
+        taken += plain.iter().filter(|m| m.3 as usize == moving).count();
+        assert_eq!(
+            (got, by_run),
+            (want, plain),
+            "{raw:?}: code {moving} on {sq}"
+        );
+        checked += 1;
+    }
+    (checked, taken)
+}
+
+#[test]
+fn eight_pieces_may_all_take_the_moving_piece_along_a_run() {
+    // White's eight pieces, none next to another, each with four hops onto
+    // free squares (the Lion's sideways ones jumps over the rivers), and a
+    // black Rat, the moving piece, which any of them may take on any of
+    // those hops (the Elephant too, under `always`): 32 hops of one kind,
+    // the most a run keeps.
+    let mut rules = Ruleset::standard();
+    rules
+        .apply_override("elephant_captures_rat=always")
+        .unwrap();
+    let tables = MoveTables::new(&rules);
+    let at = |file: u8, rank: u8| rank * 7 + file;
+    let mut squares = [NO_SQUARE; 16];
+    squares[..8].copy_from_slice(&[
+        at(1, 3), // Rat, in the water on b4
+        at(1, 1), // Cat
+        at(5, 1), // Wolf
+        at(3, 2), // Dog
+        at(1, 7), // Panther
+        at(5, 7), // Tiger
+        at(3, 4), // Lion, between the rivers on d5
+        at(3, 6), // Elephant
+    ]);
+    squares[8] = at(0, 0); // the black Rat
+    let raw = RawPosition::new(squares, Color::White).unwrap();
+    let (_, taken) = run_agrees_with_count_moves(&tables, &raw, 8);
+    assert_eq!(taken, 32, "captures of the Rat along its run");
+}
+
 #[test]
 fn move_tables_agree_with_the_plain_generators() {
-    use jungletb_rules::MoveTables;
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let all = |letters: &str| {
         letters
@@ -293,26 +359,8 @@ fn move_tables_agree_with_the_plain_generators() {
                 // The run's count: the same, with the same captures, for
                 // every square each piece may move to along a run.
                 for moving in 0..16 {
-                    if raw.squares()[moving] == NO_SQUARE {
-                        continue;
-                    }
-                    let run = tables.run_moves(&raw, moving);
-                    for sq in 0..Square::COUNT as u8 {
-                        let at = if sq == raw.squares()[moving] {
-                            raw
-                        } else if raw.occupied() & square_bit(sq) == 0 {
-                            raw.with_piece_on(moving, sq)
-                        } else {
-                            continue;
-                        };
-                        let key = |m: RawMove| (m.code, m.from, m.to, m.victim, m.enters_den);
-                        let (mut plain, mut by_run) = (Vec::new(), Vec::new());
-                        let want = tables.count_moves(&at, |m| plain.push(key(m)));
-                        let got = tables.count_run_moves(&run, &at, |m| by_run.push(key(m)));
-                        plain.sort_unstable();
-                        by_run.sort_unstable();
-                        assert_eq!((got, by_run), (want, plain), "{pos}: code {moving} on {sq}");
-                        runs_seen += 1;
+                    if raw.squares()[moving] != NO_SQUARE {
+                        runs_seen += run_agrees_with_count_moves(&tables, &raw, moving).0;
                     }
                 }
                 // A sure den entry: the side to move has it as a move, and
