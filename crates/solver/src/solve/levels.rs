@@ -47,6 +47,7 @@ use super::buckets::{Buckets, Rounds};
 use super::cells::{add, chunk_words, chunks, zero, ByteCells, ByteCtx, Counts, CHUNK};
 use super::codes::{decided, Layout};
 use super::expand::{expand_for, Expand, Expander};
+use super::groups::{finish_group, scan_group, GROUP};
 use super::presence::BLOCK;
 use super::updates::{apply_region, Batch};
 use crate::error::SolveError;
@@ -259,7 +260,8 @@ fn scan_chunk<const W: usize>(
 }
 
 /// Calls `f(i)` for every slot `i` of `range` (which starts on a word)
-/// whose code is `code` (not 0), a word (eight bytes) a load.
+/// whose code is `code` (not 0), a group of words at a time
+/// (`groups.rs`). Cells past the material's slots are 0 and never match.
 #[inline]
 fn scan<const W: usize>(
     cells: ByteCells<W>,
@@ -268,50 +270,24 @@ fn scan<const W: usize>(
     mut f: impl FnMut(u64),
 ) {
     let lanes = ByteCells::<W>::LANES as usize;
-    let mask = ByteCells::<W>::MASK;
-    // Each cell of a word set to 1.
-    let ones = u64::MAX / mask;
-    let pattern = ones * code as u64;
     let words = &cells.0[range.start / lanes..range.end.div_ceil(lanes)];
-    for (k, word) in words.iter().enumerate() {
-        let x = word.load(Relaxed) ^ pattern;
-        // A cell of `x` is 0 where the cell is `code`; this test finds
-        // every word with one (and may flag a few without).
-        if x.wrapping_sub(ones) & !x & (ones << (8 * W - 1)) == 0 {
-            continue;
-        }
-        for b in 0..lanes {
-            if x >> (b * 8 * W) & mask == 0 {
-                // Cells past the material's slots are 0 and never match.
-                f(((range.start / lanes + k) * lanes + b) as u64);
-            }
-        }
+    for (g, group) in words.chunks(GROUP).enumerate() {
+        let start = range.start + g * GROUP * lanes;
+        scan_group::<W>(group, code, |k| f((start + k) as u64));
     }
 }
 
 /// Turns every undecided cell into a draw, the levels having ended: the
 /// cells become the table's values. The positions (used slots).
 pub(crate) fn finish<const W: usize>(ctx: &ByteCtx<W>) -> u64 {
-    let top = ctx.layout.undecided as u64;
+    let top = ctx.layout.undecided;
     let lanes = ByteCells::<W>::LANES as usize;
-    let mask = ByteCells::<W>::MASK;
     chunks(ctx.index.size() as usize)
         .map(|range| {
-            let mut positions = 0;
-            for w in &ctx.cells.0[range.start / lanes..range.end.div_ceil(lanes)] {
-                let mut word = w.load(Relaxed);
-                for lane in 0..lanes {
-                    let shift = lane * 8 * W;
-                    let mut c = word >> shift & mask;
-                    if c >= top {
-                        c = RAW_DRAW as u64;
-                        word = word & !(mask << shift) | c << shift;
-                    }
-                    positions += (c != RAW_UNUSED as u64) as u64;
-                }
-                w.store(word, Relaxed);
-            }
-            positions
+            ctx.cells.0[range.start / lanes..range.end.div_ceil(lanes)]
+                .chunks(GROUP)
+                .map(|group| finish_group::<W>(group, top, RAW_DRAW, RAW_UNUSED))
+                .sum::<u64>()
         })
         .sum()
 }

@@ -13,6 +13,7 @@ pub(crate) mod cells;
 pub(crate) mod checkpoint;
 pub(crate) mod codes;
 pub(crate) mod expand;
+pub(crate) mod groups;
 pub(crate) mod levels;
 pub(crate) mod memory;
 pub(crate) mod presence;

@@ -1,0 +1,288 @@
+//! Cells handled a group of words at a time: the levels' scan for the
+//! cells of a code and the last pass that turns undecided cells into
+//! draws (`levels.rs`).
+//!
+//! A group's words are loaded one by one (they are atomic) and compared
+//! with no branch, 16 bytes of cells at a time by vector instructions on
+//! x86-64 (SSE2, which every x86-64 processor has), a cell at a time
+//! elsewhere. The scan then visits only the cells that hold the code,
+//! from a mask with a bit a cell. A word at a time, the last pass took a
+//! branch per cell, mispredicted wherever decided and undecided cells
+//! mix, and the scan a branch per word and a loop over every cell of a
+//! word that held the code.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Words of a group: a cache line.
+pub(crate) const GROUP: usize = 8;
+
+/// The words of `group` (at most [`GROUP`]) loaded one by one, followed
+/// by words of 0 (unused cells) up to a whole group.
+#[inline(always)]
+fn load(group: &[AtomicU64]) -> [u64; GROUP] {
+    if let Ok(whole) = <&[AtomicU64; GROUP]>::try_from(group) {
+        return whole.each_ref().map(|w| w.load(Relaxed));
+    }
+    let mut words = [0; GROUP];
+    for (w, g) in words.iter_mut().zip(group) {
+        *w = g.load(Relaxed);
+    }
+    words
+}
+
+/// Calls `f(k)` for the offset `k` (from the group's first cell) of every
+/// cell of `group` (at most [`GROUP`] words of cells of `W` bytes) whose
+/// code is `code` (not 0, the code of an unused cell), in order.
+#[inline(always)]
+pub(crate) fn scan_group<const W: usize>(group: &[AtomicU64], code: u16, mut f: impl FnMut(usize)) {
+    debug_assert!(code != 0 && (W == 2 || code < 256));
+    let mut hits = matches::<W>(&load(group), code);
+    while hits != 0 {
+        f(hits.trailing_zeros() as usize);
+        hits &= hits - 1;
+    }
+}
+
+/// Turns the cells of `group` (at most [`GROUP`] words of cells of `W`
+/// bytes) from code `top` up into draws (code `draw`); the cells that are
+/// not `unused` then (`unused` lies below `top`).
+#[inline(always)]
+pub(crate) fn finish_group<const W: usize>(
+    group: &[AtomicU64],
+    top: u16,
+    draw: u16,
+    unused: u16,
+) -> u64 {
+    debug_assert!(unused < top && (W == 2 || top < 256));
+    let (words, used) = finish_words::<W>(&load(group), top, draw, unused);
+    for (w, word) in group.iter().zip(words) {
+        w.store(word, Relaxed);
+    }
+    used
+}
+
+/// A bit a cell of `words` (cells of `W` bytes, the first cell of the
+/// first word the lowest bit), set where the cell is `code`.
+#[inline(always)]
+fn matches<const W: usize>(words: &[u64; GROUP], code: u16) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::matches::<W>(words, code);
+    #[cfg(not(target_arch = "x86_64"))]
+    return matches_by_cell::<W>(words, code);
+}
+
+/// [`finish_group`]'s work on loaded words: the words, and the cells not
+/// `unused`.
+#[inline(always)]
+fn finish_words<const W: usize>(
+    words: &[u64; GROUP],
+    top: u16,
+    draw: u16,
+    unused: u16,
+) -> ([u64; GROUP], u64) {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::finish_words::<W>(words, top, draw, unused);
+    #[cfg(not(target_arch = "x86_64"))]
+    return finish_by_cell::<W>(words, top, draw, unused);
+}
+
+/// The cells of `words`, `W` bytes each, with their offsets.
+fn cells<const W: usize>(words: &[u64; GROUP]) -> impl Iterator<Item = (usize, u16)> + '_ {
+    let lanes = 8 / W;
+    let mask = (1u64 << (8 * W)) - 1;
+    (0..GROUP * lanes).map(move |k| (k, (words[k / lanes] >> (k % lanes * 8 * W) & mask) as u16))
+}
+
+/// [`matches`] a cell at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn matches_by_cell<const W: usize>(words: &[u64; GROUP], code: u16) -> u64 {
+    cells::<W>(words)
+        .filter(|&(_, c)| c == code)
+        .fold(0, |hits, (k, _)| hits | 1 << k)
+}
+
+/// [`finish_words`] a cell at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn finish_by_cell<const W: usize>(
+    words: &[u64; GROUP],
+    top: u16,
+    draw: u16,
+    unused: u16,
+) -> ([u64; GROUP], u64) {
+    let lanes = 8 / W;
+    let mut out = [0; GROUP];
+    let mut used = 0;
+    for (k, c) in cells::<W>(words) {
+        let c = if c >= top { draw } else { c };
+        used += (c != unused) as u64;
+        out[k / lanes] |= (c as u64) << (k % lanes * 8 * W);
+    }
+    (out, used)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    //! The group operations in SSE2 registers of two words: 16 one-byte
+    //! cells or 8 two-byte ones. Signed compares see unsigned codes
+    //! through a flipped top bit.
+    use super::GROUP;
+    use std::arch::x86_64::*;
+
+    /// Words `2k` and `2k + 1` of `words` in one register (the first low).
+    #[inline(always)]
+    fn pair(words: &[u64; GROUP], k: usize) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64; the operation has no other
+        // precondition.
+        unsafe { _mm_set_epi64x(words[2 * k + 1] as i64, words[2 * k] as i64) }
+    }
+
+    /// Every lane of a register set to `code` (in lanes of `W` bytes).
+    #[inline(always)]
+    fn splat<const W: usize>(code: u16) -> __m128i {
+        // SAFETY: as above.
+        unsafe {
+            if W == 1 {
+                _mm_set1_epi8(code as u8 as i8)
+            } else {
+                _mm_set1_epi16(code as i16)
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn matches<const W: usize>(words: &[u64; GROUP], code: u16) -> u64 {
+        let code = splat::<W>(code);
+        let mut hits = 0;
+        // SAFETY: SSE2 is part of x86-64; these operations have no other
+        // precondition.
+        unsafe {
+            if W == 1 {
+                for k in 0..GROUP / 2 {
+                    let eq = _mm_cmpeq_epi8(pair(words, k), code);
+                    hits |= (_mm_movemask_epi8(eq) as u16 as u64) << (16 * k);
+                }
+            } else {
+                for k in 0..GROUP / 4 {
+                    let low = _mm_cmpeq_epi16(pair(words, 2 * k), code);
+                    let high = _mm_cmpeq_epi16(pair(words, 2 * k + 1), code);
+                    // A byte a cell: -1 where it matched, 0 elsewhere.
+                    let eq = _mm_packs_epi16(low, high);
+                    hits |= (_mm_movemask_epi8(eq) as u16 as u64) << (16 * k);
+                }
+            }
+        }
+        hits
+    }
+
+    #[inline(always)]
+    pub(super) fn finish_words<const W: usize>(
+        words: &[u64; GROUP],
+        top: u16,
+        draw: u16,
+        unused: u16,
+    ) -> ([u64; GROUP], u64) {
+        let flip = splat::<W>(if W == 1 { 0x80 } else { 0x8000 });
+        let mut out = [0; GROUP];
+        let mut unused_bytes = 0;
+        // SAFETY: SSE2 is part of x86-64; these operations have no other
+        // precondition.
+        unsafe {
+            let top = _mm_xor_si128(splat::<W>(top), flip);
+            let (draw, unused) = (splat::<W>(draw), splat::<W>(unused));
+            for k in 0..GROUP / 2 {
+                let v = pair(words, k);
+                let flipped = _mm_xor_si128(v, flip);
+                // All ones in the lanes below `top` (decided, or unused).
+                let below = if W == 1 {
+                    _mm_cmpgt_epi8(top, flipped)
+                } else {
+                    _mm_cmpgt_epi16(top, flipped)
+                };
+                let v = _mm_or_si128(_mm_and_si128(below, v), _mm_andnot_si128(below, draw));
+                let none = if W == 1 {
+                    _mm_cmpeq_epi8(v, unused)
+                } else {
+                    _mm_cmpeq_epi16(v, unused)
+                };
+                unused_bytes += (_mm_movemask_epi8(none) as u32).count_ones();
+                out[2 * k] = _mm_cvtsi128_si64(v) as u64;
+                out[2 * k + 1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+            }
+        }
+        let cells = (GROUP * 8 / W) as u64;
+        (out, cells - unused_bytes as u64 / W as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words of random cells, mostly near `top` and around the codes
+    /// looked for, from a fixed seed.
+    fn random_groups(seed: u64, count: usize) -> Vec<[u64; GROUP]> {
+        let mut x = seed;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..count)
+            .map(|_| std::array::from_fn(|_| next() & next() | next() & 0x0303_0303_0303_0303))
+            .collect()
+    }
+
+    #[test]
+    fn vector_scans_find_the_same_cells_as_a_cell_by_cell_scan() {
+        for words in random_groups(7, 2000) {
+            for code in [1, 2, 3, 5, 0x80, 0xaf, 0xff] {
+                assert_eq!(
+                    matches::<1>(&words, code),
+                    matches_by_cell::<1>(&words, code)
+                );
+            }
+            for code in [1, 2, 3, 0x0303, 0x8000, 0xffff, 0x0f00] {
+                assert_eq!(
+                    matches::<2>(&words, code),
+                    matches_by_cell::<2>(&words, code)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn vector_finishing_writes_the_same_cells_and_counts_as_a_cell_by_cell_one() {
+        for words in random_groups(11, 2000) {
+            for top in [3, 4, 0x80, 0x81, 175, 255] {
+                assert_eq!(
+                    finish_words::<1>(&words, top, 1, 0),
+                    finish_by_cell::<1>(&words, top, 1, 0),
+                    "top {top}"
+                );
+            }
+            for top in [3, 0x80, 0x0303, 0x1000, 0x8000, 0x8001, 0xffff] {
+                assert_eq!(
+                    finish_words::<2>(&words, top, 1, 0),
+                    finish_by_cell::<2>(&words, top, 1, 0),
+                    "top {top}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_short_group_is_read_as_if_unused_cells_followed() {
+        let group: Vec<AtomicU64> = [0x0102_0304_0506_0702u64, 0x02]
+            .into_iter()
+            .map(AtomicU64::new)
+            .collect();
+        let mut seen = Vec::new();
+        scan_group::<1>(&group, 2, |k| seen.push(k));
+        assert_eq!(seen, [0, 6, 8]);
+        // Cells from 6 up become draws (1); 0 stays unused.
+        assert_eq!(finish_group::<1>(&group, 6, 1, 0), 9);
+        assert_eq!(group[0].load(Relaxed), 0x0102_0304_0501_0102);
+        assert_eq!(group[1].load(Relaxed), 0x02);
+    }
+}
