@@ -114,7 +114,7 @@ impl Calibration {
     }
 
     /// The rates an estimate over materials of `piece_counts` pieces uses,
-    /// as a user reads them: `126 ns up to 4 pieces, 260 ns at 5`.
+    /// as a user reads them: `63 ns up to 4 pieces, 83 ns at 5`.
     pub fn describe(&self, piece_counts: impl IntoIterator<Item = u32>) -> String {
         let mut classes: Vec<(u8, String)> = piece_counts
             .into_iter()
@@ -292,27 +292,28 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
 }
 
 /// Where the built-in rates come from.
-const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 3 min 14 s \
-                      with 2 threads, TPRvEL (295 M slots) in 19.8 s with 2 threads, \
-                      ELTvELT (5.12 G slots) in 1,293 s of CPU with 1 thread, on this \
-                      project's 2-core VMs, 2026-12-06/07";
+const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 2 min 35 s \
+                      with 2 threads, TPRvEL (295 M slots) in 12.2 s with 2 threads, \
+                      ELTvELT (5.12 G slots) in 331 s and 452 s with 2 threads, on this \
+                      project's 2-core VMs, 2026-12-07";
 
 /// Nanoseconds per index slot per thread up to 4 pieces: every table up to
 /// 4 pieces (4,956,904,914 slots) by `generate --max-pieces 4` on 2
-/// threads in 194 s, wall time × threads (see `docs/performance.md`).
-const SMALL_NS: f64 = 78.0;
+/// threads in 155.4 s, wall time × threads (see `docs/performance.md`).
+const SMALL_NS: f64 = 63.0;
 
 /// Nanoseconds per index slot per thread at 5 pieces: `generate --material
 /// TPRvEL` (295,022,196 slots, its sub-tables present) on 2 threads in
-/// 19.8 s, wall time × threads (see `docs/performance.md`).
-const FIVE_PIECE_NS: f64 = 134.0;
+/// 12.44 s and 11.90 s, wall time × threads (see `docs/performance.md`).
+const FIVE_PIECE_NS: f64 = 83.0;
 
 /// Nanoseconds per index slot per thread from 6 pieces on: ELTvELT's solve
-/// (5,124,069,720 slots, propagated by regions) took 1,293.1 s of CPU on
-/// one thread (`docs/lab/2026-12-06-den-entries-and-region-sizes.md`):
-/// 252 ns a slot; the 6-piece solves miss every cache, and the rounds'
-/// barriers cost a second thread a little, so 260.
-const SIX_PIECE_NS: f64 = 260.0;
+/// (5,124,069,720 slots, propagated by regions) on 2 threads took 331 s
+/// and 452 s on the same day (`docs/performance.md`): 129 and 177 ns a
+/// slot, wall time × threads; their mean. The 6-piece solves miss every
+/// cache, and their time varies more from run to run than the smaller
+/// ones'.
+const SIX_PIECE_NS: f64 = 153.0;
 
 /// Bytes of memory per index slot at the peak of a solve in memory, beside
 /// the mapped sub-tables: the cells are a byte a slot and nothing else
@@ -356,14 +357,14 @@ mod tests {
 
     #[test]
     fn the_time_estimate_of_every_table_up_to_4_pieces_is_the_measured_run() {
-        // Measured: 194 s of wall time on 2 threads (docs/performance.md),
-        // 0.108 core-hours.
+        // Measured: 155.4 s of wall time on 2 threads (docs/performance.md),
+        // 0.086 core-hours.
         let dir = tempfile::tempdir().unwrap();
         let rules = Ruleset::standard();
         let list = Plan::request(&rules, Some(4), &[]);
         let plan = Plan::new(dir.path(), &rules, list, Calibration::default()).unwrap();
         let hours = plan.core_seconds() / 3600.0;
-        assert!((0.10..=0.12).contains(&hours), "{hours} core-hours");
+        assert!((0.08..=0.095).contains(&hours), "{hours} core-hours");
     }
 
     #[test]
