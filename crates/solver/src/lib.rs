@@ -34,8 +34,8 @@
 //!   (`jungletb_rules::RunMoves`), as the levels find a run's predecessors
 //!   from bases found once a run (`jungletb_indexer::RunNeighbours`).
 //! - **The levels** run at distance 0, 1, 2, …: the positions of level `d`
-//!   are the cells holding its code, found by scanning the cells a word at
-//!   a time and passing by the blocks that hold none. A lost position makes
+//!   are the cells holding its code, found by scanning the cells a cache
+//!   line at a time and passing by the blocks that hold none. A lost position makes
 //!   its predecessors (found by un-move generation) wins at `d + 1`; a won
 //!   one counts theirs down, and a count reaching zero is a loss (at `d +
 //!   1`, or at its floor). Each position and un-move is visited a small
