@@ -6,7 +6,7 @@ use std::fmt;
 use std::path::Path;
 
 /// Something [`generate`](crate::generate_with) or
-/// [`compress`](crate::batch::compress) met on disk that the user should know.
+/// [`compress`](crate::compress()) met on disk that the user should know.
 #[derive(Debug, Clone, Copy)]
 pub enum Notice<'a> {
     /// Another run holds the claim on this table: waiting for it to finish.

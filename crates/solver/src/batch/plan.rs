@@ -41,7 +41,6 @@ pub struct Calibration {
 
 impl Default for Calibration {
     /// The figures measured on this project's 2-core machine (see
-    /// [`SMALL_NS`], [`FIVE_PIECE_NS`], [`SIX_PIECE_NS`] and
     /// `docs/performance.md`).
     fn default() -> Calibration {
         Calibration {

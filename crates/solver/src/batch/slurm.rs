@@ -14,7 +14,7 @@
 //!   least loaded bin), listed one bin per line in `tasks-<name>.txt`;
 //! - every task runs `jungletb generate --material …` on the shared tables
 //!   directory: generators claim materials one at a time (see
-//!   [`crate::batch::generate`]), so overlapping or repeated tasks are safe;
+//!   [`crate::generate()`]), so overlapping or repeated tasks are safe;
 //! - `submit.sh` submits the levels in order, each array with
 //!   `--dependency=afterok:` on every array of the level before;
 //! - a material that needs more memory than a node holds (given
