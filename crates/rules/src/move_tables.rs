@@ -82,6 +82,9 @@ pub struct MoveTables {
     /// `code` → the squares from which the piece steps into the opponent's
     /// den without crossing water (see [`MoveTables::steps_into_den`]).
     den_steps: [u64; 16],
+    /// Colour index → the union of its pieces' `den_steps`: a side with no
+    /// piece there has no such step, found with one test.
+    den_steps_any: [u64; 2],
 }
 
 /// The bit of [`MoveTables`]' `reach` saying a piece's hops must be looked
@@ -178,11 +181,17 @@ impl MoveTables {
                 }
             })
         });
+        let den_steps_any = [0, 1].map(|side| {
+            den_steps[side * 8..side * 8 + 8]
+                .iter()
+                .fold(0, |m, s| m | s)
+        });
         MoveTables {
             rules: rules.clone(),
             board,
             reach,
             den_steps,
+            den_steps_any,
             forward,
             backward,
             tactical_reach,
@@ -415,7 +424,9 @@ impl MoveTables {
     /// solve decides such positions in its sweep).
     #[inline]
     pub fn steps_into_den(&self, pos: &RawPosition, side: Color) -> bool {
-        if self.dens[side.opponent().index()] & pos.occupied() != 0 {
+        if self.dens[side.opponent().index()] & pos.occupied() != 0
+            || self.den_steps_any[side.index()] & pos.occupied_by(side) == 0
+        {
             return false;
         }
         let base = side.index() * 8;
