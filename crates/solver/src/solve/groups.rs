@@ -11,6 +11,7 @@
 //! mix, and the scan a branch per word and a loop over every cell of a
 //! word that held the code.
 
+use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Words of a group: a cache line.
@@ -32,10 +33,10 @@ fn load(group: &[AtomicU64]) -> [u64; GROUP] {
 
 /// Calls `f(k)` for the offset `k` (from the group's first cell) of every
 /// cell of `group` (at most [`GROUP`] words of cells of `W` bytes) whose
-/// code is `code` (not 0, the code of an unused cell), in order.
+/// code is `code` (not [`RAW_UNUSED`], 0, which the padding holds), in order.
 #[inline(always)]
 pub(crate) fn scan_group<const W: usize>(group: &[AtomicU64], code: u16, mut f: impl FnMut(usize)) {
-    debug_assert!(code != 0 && (W == 2 || code < 256));
+    debug_assert!(code != RAW_UNUSED && (W == 2 || code < 256));
     let mut hits = matches::<W>(&load(group), code);
     while hits != 0 {
         f(hits.trailing_zeros() as usize);
@@ -44,17 +45,12 @@ pub(crate) fn scan_group<const W: usize>(group: &[AtomicU64], code: u16, mut f: 
 }
 
 /// Turns the cells of `group` (at most [`GROUP`] words of cells of `W`
-/// bytes) from code `top` up into draws (code `draw`); the cells that are
-/// not `unused` then (`unused` lies below `top`).
+/// bytes) from code `top` up into draws; the cells used then (not
+/// [`RAW_UNUSED`], which lies below `top`).
 #[inline(always)]
-pub(crate) fn finish_group<const W: usize>(
-    group: &[AtomicU64],
-    top: u16,
-    draw: u16,
-    unused: u16,
-) -> u64 {
-    debug_assert!(unused < top && (W == 2 || top < 256));
-    let (words, used) = finish_words::<W>(&load(group), top, draw, unused);
+pub(crate) fn finish_group<const W: usize>(group: &[AtomicU64], top: u16) -> u64 {
+    debug_assert!(RAW_UNUSED < top && (W == 2 || top < 256));
+    let (words, used) = finish_words::<W>(&load(group), top);
     for (w, word) in group.iter().zip(words) {
         w.store(word, Relaxed);
     }
@@ -71,19 +67,13 @@ fn matches<const W: usize>(words: &[u64; GROUP], code: u16) -> u64 {
     return matches_by_cell::<W>(words, code);
 }
 
-/// [`finish_group`]'s work on loaded words: the words, and the cells not
-/// `unused`.
+/// [`finish_group`]'s work on loaded words: the words, and the cells used.
 #[inline(always)]
-fn finish_words<const W: usize>(
-    words: &[u64; GROUP],
-    top: u16,
-    draw: u16,
-    unused: u16,
-) -> ([u64; GROUP], u64) {
+fn finish_words<const W: usize>(words: &[u64; GROUP], top: u16) -> ([u64; GROUP], u64) {
     #[cfg(target_arch = "x86_64")]
-    return sse2::finish_words::<W>(words, top, draw, unused);
+    return sse2::finish_words::<W>(words, top);
     #[cfg(not(target_arch = "x86_64"))]
-    return finish_by_cell::<W>(words, top, draw, unused);
+    return finish_by_cell::<W>(words, top);
 }
 
 /// The cells of `words`, `W` bytes each, with their offsets.
@@ -103,18 +93,13 @@ fn matches_by_cell<const W: usize>(words: &[u64; GROUP], code: u16) -> u64 {
 
 /// [`finish_words`] a cell at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn finish_by_cell<const W: usize>(
-    words: &[u64; GROUP],
-    top: u16,
-    draw: u16,
-    unused: u16,
-) -> ([u64; GROUP], u64) {
+fn finish_by_cell<const W: usize>(words: &[u64; GROUP], top: u16) -> ([u64; GROUP], u64) {
     let lanes = 8 / W;
     let mut out = [0; GROUP];
     let mut used = 0;
     for (k, c) in cells::<W>(words) {
-        let c = if c >= top { draw } else { c };
-        used += (c != unused) as u64;
+        let c = if c >= top { RAW_DRAW } else { c };
+        used += (c != RAW_UNUSED) as u64;
         out[k / lanes] |= (c as u64) << (k % lanes * 8 * W);
     }
     (out, used)
@@ -125,7 +110,7 @@ mod sse2 {
     //! The group operations in SSE2 registers of two words: 16 one-byte
     //! cells or 8 two-byte ones. Signed compares see unsigned codes
     //! through a flipped top bit.
-    use super::GROUP;
+    use super::{GROUP, RAW_DRAW, RAW_UNUSED};
     use std::arch::x86_64::*;
 
     /// Words `2k` and `2k + 1` of `words` in one register (the first low).
@@ -178,8 +163,6 @@ mod sse2 {
     pub(super) fn finish_words<const W: usize>(
         words: &[u64; GROUP],
         top: u16,
-        draw: u16,
-        unused: u16,
     ) -> ([u64; GROUP], u64) {
         let flip = splat::<W>(if W == 1 { 0x80 } else { 0x8000 });
         let mut out = [0; GROUP];
@@ -188,7 +171,7 @@ mod sse2 {
         // precondition.
         unsafe {
             let top = _mm_xor_si128(splat::<W>(top), flip);
-            let (draw, unused) = (splat::<W>(draw), splat::<W>(unused));
+            let (draw, unused) = (splat::<W>(RAW_DRAW), splat::<W>(RAW_UNUSED));
             for k in 0..GROUP / 2 {
                 let v = pair(words, k);
                 let flipped = _mm_xor_si128(v, flip);
@@ -256,15 +239,15 @@ mod tests {
         for words in random_groups(11, 2000) {
             for top in [3, 4, 0x80, 0x81, 175, 255] {
                 assert_eq!(
-                    finish_words::<1>(&words, top, 1, 0),
-                    finish_by_cell::<1>(&words, top, 1, 0),
+                    finish_words::<1>(&words, top),
+                    finish_by_cell::<1>(&words, top),
                     "top {top}"
                 );
             }
             for top in [3, 0x80, 0x0303, 0x1000, 0x8000, 0x8001, 0xffff] {
                 assert_eq!(
-                    finish_words::<2>(&words, top, 1, 0),
-                    finish_by_cell::<2>(&words, top, 1, 0),
+                    finish_words::<2>(&words, top),
+                    finish_by_cell::<2>(&words, top),
                     "top {top}"
                 );
             }
@@ -281,7 +264,7 @@ mod tests {
         scan_group::<1>(&group, 2, |k| seen.push(k));
         assert_eq!(seen, [0, 6, 8]);
         // Cells from 6 up become draws (1); 0 stays unused.
-        assert_eq!(finish_group::<1>(&group, 6, 1, 0), 9);
+        assert_eq!(finish_group::<1>(&group, 6), 9);
         assert_eq!(group[0].load(Relaxed), 0x0102_0304_0501_0102);
         assert_eq!(group[1].load(Relaxed), 0x02);
     }

@@ -52,7 +52,6 @@ use super::presence::BLOCK;
 use super::updates::{apply_region, Batch};
 use crate::error::SolveError;
 use crate::watch::Watch;
-use jungletb_format::encoding::{RAW_DRAW, RAW_UNUSED};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -286,7 +285,7 @@ pub(crate) fn finish<const W: usize>(ctx: &ByteCtx<W>) -> u64 {
         .map(|range| {
             ctx.cells.0[range.start / lanes..range.end.div_ceil(lanes)]
                 .chunks(GROUP)
-                .map(|group| finish_group::<W>(group, top, RAW_DRAW, RAW_UNUSED))
+                .map(|group| finish_group::<W>(group, top))
                 .sum::<u64>()
         })
         .sum()
