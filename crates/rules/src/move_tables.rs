@@ -424,16 +424,36 @@ impl MoveTables {
     /// solve decides such positions in its sweep).
     #[inline]
     pub fn steps_into_den(&self, pos: &RawPosition, side: Color) -> bool {
+        self.den_steppers(pos, side) != 0
+    }
+
+    /// The pieces of `side` that [`steps_into_den`](Self::steps_into_den)
+    /// finds in `pos`, a bit per piece code (the bit `1 << code`): those one
+    /// sure step from the opponent's den, the den empty. 0 when there is none.
+    #[inline]
+    pub fn den_steppers(&self, pos: &RawPosition, side: Color) -> u16 {
         if self.dens[side.opponent().index()] & pos.occupied() != 0
             || self.den_steps_any[side.index()] & pos.occupied_by(side) == 0
         {
-            return false;
+            return 0;
         }
         let base = side.index() * 8;
-        (base..base + 8).any(|code| {
+        (base..base + 8).fold(0, |m, code| {
             let sq = pos.squares()[code];
-            sq != NO_SQUARE && self.den_steps[code] >> sq & 1 != 0
+            m | if sq != NO_SQUARE && self.den_steps[code] >> sq & 1 != 0 {
+                1 << code
+            } else {
+                0
+            }
         })
+    }
+
+    /// The squares from which the piece of code `code` steps into the
+    /// opponent's den crossing no water, should the den be empty (see
+    /// [`steps_into_den`](Self::steps_into_den)), as a bitboard.
+    #[inline]
+    pub fn den_steps(&self, code: usize) -> u64 {
+        self.den_steps[code & 15]
     }
 
     /// Calls `f(code, to)` for the quiet moves (neither a capture nor a den

@@ -13,6 +13,14 @@
 //! serve (materials equal on both sides, whose predecessors are stored
 //! colour swapped; leading pairs on the mirror axis) index each
 //! predecessor alone, through `Neighbours`.
+//!
+//! A predecessor in which a piece of the side to move stands one sure step
+//! from the den (`MoveTables::den_steppers`) wins at once: the sweep
+//! decided it, and no update changes it. Such predecessors are passed by
+//! before they are indexed (a seventh of ELTvEL's updates): every one of a
+//! position where two pieces of that side stand so (an un-move moves one
+//! piece), and those whose un-moved piece goes back to such a square or
+//! leaves the one other there. Most of this is known once a run.
 
 use super::cells::ByteCtx;
 use super::codes::weight;
@@ -39,6 +47,13 @@ pub(crate) struct Expander<'a> {
     /// came from where they are indexed alone.
     unmoves: [(u64, Option<Shifted>, u8, u8); MOST_UNMOVES],
     len: usize,
+    /// The pieces other than the last that win at once by a den step in
+    /// the predecessors (see the module docs), a bit per code; the run's
+    /// un-moves above leave out those whose predecessors they make win so.
+    stepping: u16,
+    /// The squares from which the last piece steps into the den, if it is
+    /// of the side to move in the predecessors, else none.
+    last_steps: u64,
 }
 
 impl<'a> Expander<'a> {
@@ -50,6 +65,8 @@ impl<'a> Expander<'a> {
             still: None,
             unmoves: [(0, None, 0, 0); MOST_UNMOVES],
             len: 0,
+            stepping: 0,
+            last_steps: 0,
         }
     }
 
@@ -70,6 +87,13 @@ impl<'a> Expander<'a> {
         };
         let last = run.last_code();
         self.still = Some((run.still(), last));
+        let stepping = ctx.tables.den_steppers(pos, before) & !(1 << last);
+        self.stepping = stepping;
+        self.last_steps = if last / 8 == before.index() {
+            ctx.tables.den_steps(last)
+        } else {
+            0
+        };
         let others = pos.occupied() & !square_bit(pos.squares()[last]);
         let unmoves = &mut self.unmoves;
         let len = &mut self.len;
@@ -78,11 +102,21 @@ impl<'a> Expander<'a> {
             !(1u16 << last),
             others,
             |code, from, clear| {
-                unmoves[*len] = (clear, run.after(code, from), code as u8, from);
-                *len += 1;
+                if !wins_at_once(ctx, stepping, code, from) {
+                    unmoves[*len] = (clear, run.after(code, from), code as u8, from);
+                    *len += 1;
+                }
             },
         );
     }
+}
+
+/// True if the predecessor made by un-moving piece `code` back to `from`
+/// wins at once by a den step (see the module docs), `stepping` being the
+/// pieces that stand a den step away.
+#[inline(always)]
+fn wins_at_once<const W: usize>(ctx: &ByteCtx<W>, stepping: u16, code: usize, from: u8) -> bool {
+    stepping & !(1 << code) != 0 || ctx.tables.den_steps(code) >> from & 1 != 0
 }
 
 /// Expands position `c`, decided at level `d`: its predecessors win at
@@ -116,26 +150,42 @@ fn expand<const N: usize, U: ByteUpdates, const W: usize>(
     expander.enter_run::<N, W>(ctx, &pos);
     let Some((still, last)) = expander.still else {
         // No run bases (fewer than three pieces too): each alone.
+        let stepping = ctx.tables.den_steppers(&pos, before);
+        if stepping & stepping.wrapping_sub(1) != 0 {
+            return;
+        }
         let near = alone();
         ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-            updates.push(ctx, near.index_after(code, from), w);
+            if !wins_at_once(ctx, stepping, code, from) {
+                updates.push(ctx, near.index_after(code, from), w);
+            }
         });
         return;
     };
     let s = pos.squares()[last];
     let on = square_bit(s);
-    for &(clear, shifted, code, from) in &expander.unmoves[..expander.len] {
-        if clear & on == 0 {
-            let p = match shifted {
-                Some(shifted) => shifted.index_with_last_on(s),
-                None => alone().index_after(code as usize, from),
-            };
-            updates.push(ctx, p, w);
+    let (stepping, last_steps) = (expander.stepping, expander.last_steps);
+    // With the last piece a den step away, only its own un-moves may
+    // lead elsewhere than to a win at once.
+    if last_steps & on == 0 {
+        for &(clear, shifted, code, from) in &expander.unmoves[..expander.len] {
+            if clear & on == 0 {
+                let p = match shifted {
+                    Some(shifted) => shifted.index_with_last_on(s),
+                    None => alone().index_after(code as usize, from),
+                };
+                updates.push(ctx, p, w);
+            }
         }
+    }
+    if stepping != 0 {
+        return;
     }
     ctx.tables
         .for_each_quiet_unmove_among(&pos, 1u16 << last, pos.occupied(), |_, from, _| {
-            updates.push(ctx, still.index_with_last_on(from), w);
+            if last_steps >> from & 1 == 0 {
+                updates.push(ctx, still.index_with_last_on(from), w);
+            }
         });
 }
 
