@@ -362,21 +362,17 @@ mod tests {
     }
 }
 
-/// The log2 of the slots of a region (2 MB of one-byte cells). Measured
-/// inside one ELTvELT solve in 16-bit cells on 2 threads, the region bits
-/// alternating by pairs of levels (`docs/lab/2026-12-01-six-pieces.md`):
-/// regions of 2 MB expanded an update in 19-26 ns where 8 MB took 28-39
-/// and 0.5 MB 21-30; cycled inside a one-byte ELTvELT solve
-/// (`docs/lab/2026-12-06-den-entries-and-region-sizes.md`), 1 MB took
-/// 1.27x and 4 MB 1.08x the time of 2 MB.
+/// The log2 of the slots of a region (2 MB of one-byte cells). Cycled
+/// inside a one-byte ELTvELT solve
+/// (`docs/lab/2026-12-06-den-entries-and-region-sizes.md`), regions of 1 MB
+/// took 1.27x and 4 MB 1.08x the time of 2 MB.
 pub const REGION_BITS: u32 = 21;
 
 /// Materials from this many slots on propagate by regions: every 6-piece
 /// material (5.1 × 10^9 slots and more), no 5-piece one (at most 3.7 ×
 /// 10^8). Below, the cells mostly fit this machine's caches and updates
-/// applied as found are faster: ELTvEL (0.47 GB of 16-bit cells, 2
-/// threads, interleaved) propagated in 27.6 / 25.8 s so and 38.5 s by
-/// regions.
+/// applied as found are faster: ELTvEL (0.23 GB of cells, 2 threads,
+/// interleaved) took 9.84 / 9.72 s so and 13.60 / 13.65 s by regions.
 pub const REGIONS_FROM_SLOTS: u64 = 1 << 30;
 
 /// The region bits of a solve of `slots` slots on `threads` threads,
