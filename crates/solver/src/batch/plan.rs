@@ -293,7 +293,7 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
 /// Where the built-in rates come from.
 const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 2 min 35 s \
                       with 2 threads, TPRvEL (295 M slots) in 12.2 s with 2 threads, \
-                      ELTvELT (5.12 G slots) in 331 s and 452 s with 2 threads, on this \
+                      ELTvELT (5.12 G slots) in 310 s and 313 s with 2 threads, on this \
                       project's 2-core VMs, 2026-12-07";
 
 /// Nanoseconds per index slot per thread up to 4 pieces: every table up to
@@ -307,12 +307,12 @@ const SMALL_NS: f64 = 63.0;
 const FIVE_PIECE_NS: f64 = 83.0;
 
 /// Nanoseconds per index slot per thread from 6 pieces on: ELTvELT's solve
-/// (5,124,069,720 slots, propagated by regions) on 2 threads took 331 s
-/// and 452 s on the same day (`docs/performance.md`): 129 and 177 ns a
-/// slot, wall time × threads; their mean. The 6-piece solves miss every
-/// cache, and their time varies more from run to run than the smaller
-/// ones'.
-const SIX_PIECE_NS: f64 = 153.0;
+/// (5,124,069,720 slots, propagated by regions) on 2 threads took 310.1 s
+/// and 312.8 s (`docs/performance.md`): 121 and 122 ns a slot, wall time ×
+/// threads. The 6-piece solves miss every cache, and their time varies more
+/// from run to run than the smaller ones': an earlier build took 331 s and
+/// 452 s on one day.
+const SIX_PIECE_NS: f64 = 122.0;
 
 /// Bytes of memory per index slot at the peak of a solve in memory, beside
 /// the mapped sub-tables: the cells are a byte a slot and nothing else
