@@ -14,13 +14,14 @@
 //! colour swapped; leading pairs on the mirror axis) index each
 //! predecessor alone, through `Neighbours`.
 //!
-//! A predecessor in which a piece of the side to move stands one sure step
-//! from the den (`MoveTables::den_steppers`) wins at once: the sweep
-//! decided it, and no update changes it. Such predecessors are passed by
-//! before they are indexed (a seventh of ELTvEL's updates): every one of a
-//! position where two pieces of that side stand so (an un-move moves one
-//! piece), and those whose un-moved piece goes back to such a square or
-//! leaves the one other there. Most of this is known once a run.
+//! A predecessor in which a piece of its side to move stands one sure step
+//! from the other side's den (`MoveTables::den_steppers`) wins at once:
+//! the sweep decided it, and no update changes it. Such predecessors are
+//! passed by before they are indexed (a seventh of ELTvEL's updates):
+//! every one of a position where two pieces of that side stand so (an
+//! un-move moves one piece), and those whose un-moved piece goes back to
+//! such a square or leaves the one other there. Most of this is known
+//! once a run.
 
 use super::cells::ByteCtx;
 use super::codes::weight;
