@@ -27,7 +27,7 @@ use super::cells::ByteCtx;
 use super::codes::weight;
 use super::updates::ByteUpdates;
 use jungletb_indexer::{Decoder, Neighbours, PositionIndex, Shifted};
-use jungletb_rules::{square_bit, RawPosition};
+use jungletb_rules::{square_bit, MoveTables, RawPosition};
 
 /// Un-moves of the pieces other than the last one a run keeps at most:
 /// eight pieces a side, four each.
@@ -103,7 +103,7 @@ impl<'a> Expander<'a> {
             !(1u16 << last),
             others,
             |code, from, clear| {
-                if !wins_at_once(ctx, stepping, code, from) {
+                if !wins_at_once(&ctx.tables, stepping, code, from) {
                     unmoves[*len] = (clear, run.after(code, from), code as u8, from);
                     *len += 1;
                 }
@@ -116,8 +116,8 @@ impl<'a> Expander<'a> {
 /// wins at once by a den step (see the module docs), `stepping` being the
 /// pieces that stand a den step away.
 #[inline(always)]
-fn wins_at_once<const W: usize>(ctx: &ByteCtx<W>, stepping: u16, code: usize, from: u8) -> bool {
-    stepping & !(1 << code) != 0 || ctx.tables.den_steps(code) >> from & 1 != 0
+fn wins_at_once(tables: &MoveTables, stepping: u16, code: usize, from: u8) -> bool {
+    stepping & !(1 << code) != 0 || tables.den_steps(code) >> from & 1 != 0
 }
 
 /// Expands position `c`, decided at level `d`: its predecessors win at
@@ -157,7 +157,7 @@ fn expand<const N: usize, U: ByteUpdates, const W: usize>(
         }
         let near = alone();
         ctx.tables.for_each_quiet_unmove(&pos, |code, from| {
-            if !wins_at_once(ctx, stepping, code, from) {
+            if !wins_at_once(&ctx.tables, stepping, code, from) {
                 updates.push(ctx, near.index_after(code, from), w);
             }
         });
