@@ -35,12 +35,12 @@
 //!   from bases found once a run (`jungletb_indexer::RunNeighbours`).
 //! - **The levels** run at distance 0, 1, 2, …: the positions of level `d`
 //!   are the cells holding its code, found by scanning the cells a cache
-//!   line at a time and passing by the blocks that hold none. A lost position makes
-//!   its predecessors (found by un-move generation) wins at `d + 1`; a won
-//!   one counts theirs down, and a count reaching zero is a loss (at `d +
-//!   1`, or at its floor). Each position and un-move is visited a small
-//!   constant number of times, whatever the longest distance. What is
-//!   never decided is a draw.
+//!   line at a time and passing by the blocks that hold none. A lost
+//!   position makes its predecessors (found by un-move generation) wins at
+//!   `d + 1`; a won one counts theirs down, and a count reaching zero is a
+//!   loss (at `d + 1`, or at its floor). Each position and un-move is
+//!   visited a small constant number of times, whatever the longest
+//!   distance. What is never decided is a draw.
 //! - **Updates** are applied as they are found, prefetched in batches; a
 //!   material whose cells outgrow the caches (every 6-piece one) runs each
 //!   level in rounds, its updates gathered by region and each region
