@@ -56,10 +56,10 @@
 //! # Where the parts live
 //!
 //! - `solve/`: one material's solve. `mod.rs` (entry points, the choice
-//!   of width), `sweep.rs`, `levels.rs`, `codes.rs` (what a cell's codes
-//!   mean), `cells.rs`, `updates.rs`, `buckets.rs` (updates by region, and
-//!   why), `presence.rs`, `checkpoint.rs`, `subtables.rs`, `work.rs`,
-//!   `memory.rs`, `values.rs`.
+//!   of width), `sweep.rs`, `levels.rs`, `groups.rs` (the scans), `codes.rs`
+//!   (what a cell's codes mean), `cells.rs`, `expand.rs`, `updates.rs`,
+//!   `buckets.rs` (updates by region, and why), `presence.rs`,
+//!   `checkpoint.rs`, `subtables.rs`, `work.rs`, `memory.rs`, `values.rs`.
 //! - `batch/`: many materials, files and machines. `generate.rs`,
 //!   `plan.rs`, `slurm.rs`, `claim.rs` (generators sharing a directory),
 //!   `files.rs`, `space.rs`, `compress.rs`, `verify_files.rs`.
@@ -75,7 +75,6 @@
 
 mod batch;
 mod error;
-mod le;
 mod notice;
 mod solve;
 mod verify;

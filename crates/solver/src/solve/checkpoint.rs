@@ -39,7 +39,6 @@
 //! entry for level 1 to count down (this one's level 1 passes them by).
 
 use crate::error::SolveError;
-use crate::le::{u16_of, u64_of};
 use crate::solve::work::WorkArray;
 use jungletb_indexer::Material;
 use jungletb_rules::Ruleset;
@@ -118,34 +117,16 @@ fn write_text(w: &mut impl Write, s: &str) -> std::io::Result<()> {
     w.write_all(s.as_bytes())
 }
 
-/// Saves the state of a solve at `path` (through `path.tmp`, renamed when
-/// complete): its cells, the level to run next (or to finish) and the
-/// highest level run, and the chunks of that level already run: a bitmap
-/// of `done_words` words, `done` (empty when none is).
+/// Saves the state of a solve at `path` (through `path.tmp`, renamed and
+/// synced when complete): its cells, the level to run next (or to finish)
+/// and the highest level run, and the chunks of that level already run: a
+/// bitmap of `done_words` words, `done` (empty when none is).
 pub(crate) fn save(
     path: &Path,
     id: &Identity<'_>,
     cells: &WorkArray,
-    levels: (u16, u16),
-    (done, done_words): (&[u64], usize),
-) -> Result<(), SolveError> {
-    write_file(path, id, magic_of(id.width), levels, |w| {
-        w.write_all(&cells.bytes()[..id.slots as usize * id.width])?;
-        for k in 0..done_words {
-            w.write_all(&done.get(k).copied().unwrap_or(0).to_le_bytes())?;
-        }
-        Ok(())
-    })
-}
-
-/// Writes a checkpoint of kind `magic`: the identity, the levels, `body`
-/// and the CRC-32, through `path.tmp`, renamed when complete and synced.
-fn write_file(
-    path: &Path,
-    id: &Identity<'_>,
-    magic: &[u8; 8],
     (level, highest): (u16, u16),
-    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    (done, done_words): (&[u64], usize),
 ) -> Result<(), SolveError> {
     let tmp = tmp_path(path);
     let write = || -> std::io::Result<()> {
@@ -154,14 +135,17 @@ fn write_file(
             inner: BufWriter::with_capacity(1 << 20, file),
             crc: crc32fast::Hasher::new(),
         };
-        w.write_all(magic)?;
+        w.write_all(magic_of(id.width))?;
         write_text(&mut w, env!("CARGO_PKG_VERSION"))?;
         write_text(&mut w, &id.material.to_string())?;
         w.write_all(&id.rules.id().to_le_bytes())?;
         w.write_all(&id.slots.to_le_bytes())?;
         w.write_all(&level.to_le_bytes())?;
         w.write_all(&highest.to_le_bytes())?;
-        body(&mut w)?;
+        w.write_all(&cells.bytes()[..id.slots as usize * id.width])?;
+        for k in 0..done_words {
+            w.write_all(&done.get(k).copied().unwrap_or(0).to_le_bytes())?;
+        }
         let crc = w.crc.clone().finalize();
         let mut file = w.inner.into_inner().map_err(|e| e.into_error())?;
         file.write_all(&crc.to_le_bytes())?;
@@ -197,7 +181,8 @@ pub(crate) fn saved_width(path: &Path) -> Option<usize> {
 
 /// Loads the checkpoint at `path` into `cells` (zeroed, `id.slots` cells of
 /// `id.width` bytes in words), refusing one of another version, material,
-/// rule set, size or width, or a damaged one. The level to run next and
+/// rule set, size or width, or a damaged one (its identity is checked
+/// before its cells are read, its CRC-32 after). The level to run next and
 /// the highest level run, and the chunks of that level already run (a
 /// bitmap of `done_words` words).
 pub(crate) fn load(
@@ -206,42 +191,6 @@ pub(crate) fn load(
     cells: &WorkArray,
     done_words: usize,
 ) -> Result<((u16, u16), Vec<u64>), SolveError> {
-    let n = id.slots as usize * id.width;
-    read_file(
-        path,
-        id,
-        magic_of(id.width),
-        (n + done_words * 8) as u64,
-        |r, levels| {
-            let words = cells.atomic_u64();
-            let mut buf = vec![0u8; 1 << 16];
-            for (k, chunk) in words.chunks(1 << 13).enumerate() {
-                let start = k << 16;
-                let len = (n - start).min(1 << 16);
-                buf.fill(0);
-                r.read_exact(&mut buf[..len])?;
-                for (w, b) in chunk.iter().zip(buf.chunks_exact(8)) {
-                    w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
-                }
-            }
-            let done = (0..done_words)
-                .map(|_| u64_of(r))
-                .collect::<std::io::Result<_>>()?;
-            Ok((levels, done))
-        },
-    )
-}
-
-/// Reads a checkpoint of kind `magic`: checks its identity, then reads
-/// its body (at least `least` bytes after the levels) with
-/// `body(reader, (level, highest))`, then its CRC-32.
-fn read_file<T>(
-    path: &Path,
-    id: &Identity<'_>,
-    magic: &[u8; 8],
-    least: u64,
-    body: impl FnOnce(&mut dyn Read, (u16, u16)) -> std::io::Result<T>,
-) -> Result<T, SolveError> {
     let refused = |reason: String| SolveError::CheckpointRefused {
         path: path.to_path_buf(),
         reason,
@@ -261,7 +210,7 @@ fn read_file<T>(
     };
     let mut found = [0u8; 8];
     r.read_exact(&mut found).map_err(io)?;
-    if &found != magic {
+    if &found != magic_of(id.width) {
         return Err(refused(
             match &found {
                 MAGIC_SIXTEEN => {
@@ -297,16 +246,31 @@ fn read_file<T>(
         )));
     }
     let slots = u64_of(&mut r).map_err(io)?;
-    let n = id.slots;
+    let (n, done_bytes) = (id.slots as usize * id.width, done_words as u64 * 8);
     let head = 8 + 2 + version.len() as u64 + 2 + material.len() as u64 + 8 + 8 + 4;
-    if slots != n || file_len < head + least {
+    if slots != id.slots || file_len < head + n as u64 + done_bytes {
         return Err(refused(format!(
-            "{slots} slots in {file_len} bytes, for a table of {n}"
+            "{slots} slots in {file_len} bytes, for a table of {}",
+            id.slots
         )));
     }
     let level = u16_of(&mut r).map_err(io)?;
     let highest = u16_of(&mut r).map_err(io)?;
-    let out = body(&mut r, (level, highest)).map_err(io)?;
+    let read_cells = |r: &mut CheckedRead<_>| -> std::io::Result<Vec<u64>> {
+        let words = cells.atomic_u64();
+        let mut buf = vec![0u8; 1 << 16];
+        for (k, chunk) in words.chunks(1 << 13).enumerate() {
+            let start = k << 16;
+            let len = (n - start).min(1 << 16);
+            buf.fill(0);
+            r.read_exact(&mut buf[..len])?;
+            for (w, b) in chunk.iter().zip(buf.chunks_exact(8)) {
+                w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
+            }
+        }
+        (0..done_words).map(|_| u64_of(r)).collect()
+    };
+    let done = read_cells(&mut r).map_err(io)?;
     let crc = r.crc.clone().finalize();
     let mut stored = [0u8; 4];
     r.inner.read_exact(&mut stored).map_err(io)?;
@@ -315,7 +279,7 @@ fn read_file<T>(
     if u32::from_le_bytes(stored) != crc || trailing != 0 {
         return Err(refused("it fails its check".into()));
     }
-    Ok(out)
+    Ok(((level, highest), done))
 }
 
 fn read_text(r: &mut impl Read) -> std::io::Result<String> {
@@ -323,4 +287,18 @@ fn read_text(r: &mut impl Read) -> std::io::Result<String> {
     let mut b = vec![0u8; len];
     r.read_exact(&mut b)?;
     String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// A little-endian `u16`.
+fn u16_of<R: Read + ?Sized>(r: &mut R) -> std::io::Result<u16> {
+    let mut b = [0u8; 2];
+    r.read_exact(&mut b)?;
+    Ok(u16::from_le_bytes(b))
+}
+
+/// A little-endian `u64`.
+fn u64_of<R: Read + ?Sized>(r: &mut R) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
 }

@@ -26,7 +26,7 @@ impl SolvedValues {
     /// The values as they lie in memory.
     pub fn raw(&self) -> RawValues<'_> {
         match self.1 {
-            1 => RawValues::Bytes(self.0.u8()),
+            1 => RawValues::Bytes(self.0.bytes()),
             _ => RawValues::Wide(self.0.u16()),
         }
     }

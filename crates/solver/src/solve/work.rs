@@ -80,13 +80,6 @@ impl WorkArray {
         unsafe { std::slice::from_raw_parts(self.map.as_ptr(), len) }
     }
 
-    /// The elements as bytes.
-    pub(crate) fn u8(&self) -> &[u8] {
-        assert!(self.map.len() >= self.len);
-        // SAFETY: long enough; shared access only reads.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr(), self.len) }
-    }
-
     /// Elements.
     pub(crate) fn len(&self) -> usize {
         self.len
