@@ -115,22 +115,17 @@ impl Calibration {
     /// The rates an estimate over materials of `piece_counts` pieces uses,
     /// as a user reads them: `63 ns up to 4 pieces, 83 ns at 5`.
     pub fn describe(&self, piece_counts: impl IntoIterator<Item = u32>) -> String {
-        let mut classes: Vec<(u8, String)> = piece_counts
-            .into_iter()
-            .map(|p| match p {
-                0..=4 => (
-                    0,
-                    format!("{:.0} ns up to 4 pieces", self.ns_per_slot_small),
-                ),
-                5 => (1, format!("{:.0} ns at 5", self.ns_per_slot)),
-                _ => (2, format!("{:.0} ns from 6", self.ns_per_slot_six)),
-            })
-            .collect();
+        // The three rates' classes, each once, smallest first.
+        let mut classes: Vec<u32> = piece_counts.into_iter().map(|p| p.clamp(4, 6)).collect();
         classes.sort();
         classes.dedup();
         classes
             .into_iter()
-            .map(|(_, s)| s)
+            .map(|class| match class {
+                4 => format!("{:.0} ns up to 4 pieces", self.ns_per_slot_small),
+                5 => format!("{:.0} ns at 5", self.ns_per_slot),
+                _ => format!("{:.0} ns from 6", self.ns_per_slot_six),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }

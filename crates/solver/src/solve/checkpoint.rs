@@ -238,14 +238,14 @@ pub(crate) fn load(
     if material != id.material.to_string() {
         return Err(refused(format!("a checkpoint of {material}")));
     }
-    let rules = u64_of(&mut r).map_err(io)?;
+    let rules = u64::from_le_bytes(le(&mut r).map_err(io)?);
     if rules != id.rules.id() {
         return Err(refused(format!(
             "of rule set id {rules:016x}, not {:016x}",
             id.rules.id()
         )));
     }
-    let slots = u64_of(&mut r).map_err(io)?;
+    let slots = u64::from_le_bytes(le(&mut r).map_err(io)?);
     let (n, done_bytes) = (id.slots as usize * id.width, done_words as u64 * 8);
     let head = 8 + 2 + version.len() as u64 + 2 + material.len() as u64 + 8 + 8 + 4;
     if slots != id.slots || file_len < head + n as u64 + done_bytes {
@@ -254,8 +254,8 @@ pub(crate) fn load(
             id.slots
         )));
     }
-    let level = u16_of(&mut r).map_err(io)?;
-    let highest = u16_of(&mut r).map_err(io)?;
+    let level = u16::from_le_bytes(le(&mut r).map_err(io)?);
+    let highest = u16::from_le_bytes(le(&mut r).map_err(io)?);
     let read_cells = |r: &mut CheckedRead<_>| -> std::io::Result<Vec<u64>> {
         let words = cells.atomic_u64();
         let mut buf = vec![0u8; 1 << 16];
@@ -268,7 +268,9 @@ pub(crate) fn load(
                 w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
             }
         }
-        (0..done_words).map(|_| u64_of(r)).collect()
+        (0..done_words)
+            .map(|_| le(r).map(u64::from_le_bytes))
+            .collect()
     };
     let done = read_cells(&mut r).map_err(io)?;
     let crc = r.crc.clone().finalize();
@@ -283,22 +285,15 @@ pub(crate) fn load(
 }
 
 fn read_text(r: &mut impl Read) -> std::io::Result<String> {
-    let len = u16_of(r)? as usize;
+    let len = u16::from_le_bytes(le(r)?) as usize;
     let mut b = vec![0u8; len];
     r.read_exact(&mut b)?;
     String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
-/// A little-endian `u16`.
-fn u16_of<R: Read + ?Sized>(r: &mut R) -> std::io::Result<u16> {
-    let mut b = [0u8; 2];
+/// The next `N` bytes of `r`: a little-endian integer's.
+fn le<const N: usize>(r: &mut impl Read) -> std::io::Result<[u8; N]> {
+    let mut b = [0u8; N];
     r.read_exact(&mut b)?;
-    Ok(u16::from_le_bytes(b))
-}
-
-/// A little-endian `u64`.
-fn u64_of<R: Read + ?Sized>(r: &mut R) -> std::io::Result<u64> {
-    let mut b = [0u8; 8];
-    r.read_exact(&mut b)?;
-    Ok(u64::from_le_bytes(b))
+    Ok(b)
 }
