@@ -305,8 +305,8 @@ const FIVE_PIECE_NS: f64 = 83.0;
 /// (5,124,069,720 slots, propagated by regions) on 2 threads took 310.1 s
 /// and 312.8 s (`docs/performance.md`): 121 and 122 ns a slot, wall time ×
 /// threads. The 6-piece solves miss every cache, and their time varies more
-/// from run to run than the smaller ones': an earlier build took 331 s and
-/// 452 s on one day.
+/// from run to run than the smaller ones': the same solver took 439.6 s on
+/// the next day (`docs/lab/2026-12-07-six-piece-profile.md`).
 const SIX_PIECE_NS: f64 = 122.0;
 
 /// Bytes of memory per index slot at the peak of a solve in memory, beside
