@@ -44,7 +44,7 @@
 //! - **Updates** are applied as they are found, prefetched in batches; a
 //!   material whose cells outgrow the caches (every 6-piece one) runs each
 //!   level in rounds, its updates gathered by region and each region
-//!   applied by one thread with plain loads and stores.
+//!   applied by one thread, a cached part at a time, by plain stores.
 //! - **Stops** save the cells and the chunks of the level already run
 //!   (a checkpoint); the same solve resumes there.
 //!

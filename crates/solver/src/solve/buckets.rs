@@ -2,22 +2,22 @@
 //! and applied region by region in rounds: how a level of a material whose
 //! cells outgrow the caches (every 6-piece one) runs.
 //!
-//! Why: applied as it is found, each update lands at a random slot of the
-//! whole cell array, and once the cells outgrow the caches (5-17 GB at 6
-//! pieces) nearly every update waits for memory and for a page walk.
-//! Measured on this machine with random 16-bit read-modify-writes, 64
-//! prefetched at a time (the study `update_locality` in `crates/studies`):
-//! 14 ns each in 0.5 GB, 30 ns in 10 GB, but 8-11 ns when they stay inside
-//! regions of 2-32 MB of the same 10 GB, and 19 ns with the bucketing
-//! below included; a locked compare-and-swap instead of a plain store
-//! costs 20 % more again.
+//! Why: applied as found, each update lands at a random slot of 5-17 GB
+//! of cells, and waits for memory and a page walk. Random 16-bit
+//! read-modify-writes, 64 prefetched at a time (the study
+//! `update_locality`): 30 ns each in 10 GB, 8-11 ns inside regions of
+//! 2-32 MB of it, 19 ns with the bucketing below included.
 //!
 //! So a level runs in rounds. The threads take chunks of the index in
 //! order, each putting the updates it finds into its own bucket per region
 //! (a 4-byte entry: the offset in the region and the decrement), until the
 //! round's buckets are full; then each region is applied by one thread,
-//! every thread's bucket for it in turn, so that an update is a plain load
-//! and store in a region that stays in cache, on any number of threads.
+//! its entries from every thread's bucket first sorted into parts of
+//! [`PART_BITS`], and a part at a time, by plain loads and stores to cells
+//! that stay in cache. Regions are few ([`MOST_REGIONS`]) so that a
+//! thread's staging lines stay in L1: as parts (2,444 on ELTvELT, 156 KB
+//! of staging lines a thread), pushing updates took 27 % of the solve, and
+//! a level with them took 1.17x the time of one with regions and parts.
 //! Updates commute within a level, and expanding a position reads only its
 //! own cell, decided at this level, which no update of the level changes:
 //! so applying a round's updates after its expansion decides exactly what
@@ -26,18 +26,25 @@
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Entries of a cache line of a bucket.
 const LINE: usize = 16;
-/// Lines in a block of a bucket (4 KiB). Each thread holds a partly
-/// filled block per region, so the block is small (and on many threads
-/// [`byte_region_bits`] makes the regions larger).
+/// Lines in a block of a bucket (4 KiB): small, as each thread holds a
+/// partly filled block per region.
 const BLOCK_LINES: usize = 64;
 
-/// The most memory the buckets of `threads` threads hold beyond a round's
-/// entries, for `slots` slots in regions of 2^`bits`: on each thread and
-/// for each region an open block, its share of the round's last full
-/// blocks (counted as a second block) and a staging line.
+/// The log2 of the slots of a part (2 MB of cells). Cycled inside an
+/// ELTvELT solve when parts were regions (`docs/lab`, 2026-12-06), 1 MB
+/// took 1.27x and 4 MB 1.08x the time of 2 MB.
+pub const PART_BITS: u32 = 21;
+
+/// The most regions: a thread's staging lines take 16 KB, a third of L1.
+pub const MOST_REGIONS: u64 = 256;
+
+/// The open blocks of `threads` threads for `slots` slots in regions of
+/// 2^`bits`: a thread and region, an open block, its share of the round's
+/// last full blocks (counted as a second block) and a staging line.
 pub(crate) fn open_block_bytes(slots: u64, bits: u32, threads: usize) -> u64 {
     let regions = slots.div_ceil(1 << bits).max(1);
     let per_region = 2 * BLOCK_LINES * std::mem::size_of::<Line>() + std::mem::size_of::<Line>();
@@ -58,16 +65,13 @@ fn entries(lines: &[Line]) -> &[u32] {
 }
 
 /// One thread's updates of a round, a bucket per region. Each region's
-/// entries first gather in a staging line; a full line is copied to the
-/// region's open block by non-temporal stores, which do not read the
-/// destination line first (a block line written entry by entry is read
-/// from memory before its first entry lands). Measured with the study
-/// `update_locality` (10 GB, regions of 2^22, rounds of 2^26): scatter 9.6
-/// -> 7.2 ns an update, apply 12.9 -> 10.6. A bucket is a list of blocks
-/// of [`BLOCK_LINES`] lines drawn from the thread's pool and returned to
-/// it after the round, so the memory held is what one round needs (a `Vec`
-/// per bucket kept its largest size from every round: on ELTvEL 0.9 GB
-/// beside 0.47 GB of cells).
+/// entries gather in a staging line, copied when full to the region's
+/// open block by non-temporal stores, which do not read the line first
+/// (study `update_locality`: scatter 9.6 -> 7.2 ns an update, apply 12.9
+/// -> 10.6). A bucket is a list of blocks of [`BLOCK_LINES`] lines from
+/// the thread's pool, returned to it after the round, so the memory held
+/// is what one round needs (a `Vec` a bucket kept its largest size from
+/// every round: on ELTvEL 0.9 GB beside 0.47 GB of cells).
 pub(crate) struct Buckets {
     bits: u32,
     /// Each region's staging line and how many of its entries are set.
@@ -202,55 +206,57 @@ pub(crate) fn round_updates(slots: u64) -> usize {
 }
 
 /// The most memory the buckets of a solve of `slots` slots by regions of
-/// 2^`bits` on `threads` threads hold: a round's entries, and on each
-/// thread a staging line and a partly filled block per region (plus the
-/// round's full blocks rounded up to whole blocks: one per region and
-/// thread at most, counted as the open block twice).
+/// 2^`bits` on `threads` threads hold: a round's entries, the open blocks
+/// and each thread's parts (counted as twice a region's share).
 pub(crate) fn bucket_bytes(slots: u64, bits: u32, threads: usize) -> u64 {
-    round_updates(slots) as u64 * 4 + open_block_bytes(slots, bits, threads)
+    let entries = round_updates(slots) as u64 * 4;
+    let regions = slots.div_ceil(1 << bits).max(1);
+    entries + open_block_bytes(slots, bits, threads) + threads as u64 * 2 * entries / regions
 }
 
 /// The buckets of a solve by regions, kept from round to round and level
 /// to level, and the rounds that fill and apply them.
 pub(crate) struct Rounds {
     bits: u32,
+    part_bits: u32,
     regions: usize,
     threads: Vec<Buckets>,
-    /// Updates one thread gathers in a round before the round is applied.
-    quota: usize,
+    /// Each thread's parts of the region it applies, allocated once (for
+    /// each region, they cost an ELTvELT solve 7-13 s more system time).
+    parts: Vec<Mutex<Vec<Vec<u32>>>>,
+    /// Updates one thread gathers in a round before the round is applied
+    /// (tests set fewer, for many rounds in a small material).
+    pub(crate) quota: usize,
 }
 
 impl Rounds {
-    /// The buckets for `slots` slots in regions of 2^`bits`, on `threads`
-    /// threads.
-    pub(crate) fn new(slots: u64, bits: u32, threads: usize) -> Rounds {
+    /// The buckets for `slots` slots in regions of 2^`bits`, applied in
+    /// parts of 2^`part_bits` (at most `bits`), on `threads` threads.
+    pub(crate) fn new(slots: u64, (bits, part_bits): (u32, u32), threads: usize) -> Rounds {
+        debug_assert!(part_bits <= bits);
         let regions = slots.div_ceil(1 << bits).max(1) as usize;
         let threads = threads.max(1);
         Rounds {
             bits,
+            part_bits,
             regions,
             threads: (0..threads).map(|_| Buckets::new(bits, regions)).collect(),
+            parts: (0..threads)
+                .map(|_| Mutex::new(vec![Vec::new(); 1 << (bits - part_bits)]))
+                .collect(),
             quota: round_updates(slots) / threads,
         }
-    }
-
-    /// The same, applied after `quota` updates a thread (tests: many
-    /// rounds in a small material).
-    #[cfg(test)]
-    pub(crate) fn with_quota(mut self, quota: usize) -> Rounds {
-        self.quota = quota;
-        self
     }
 
     /// Runs one pass over chunks `0..chunks` in rounds. In each round the
     /// threads take the next chunks in order and `expand(c, buckets)` each
     /// chunk `c` whole, until each thread's buckets hold its quota or the
     /// chunks run out; then `apply(base, entries, out)` gets every
-    /// region's entries (offsets from slot `base`) on one thread, folding
-    /// into `init()`s. After each round, `after(outs, taken)` gets the
-    /// round's `out`s and the chunks taken so far (all of `0..taken` have
-    /// been expanded and their updates applied) and returns true to end
-    /// the pass there. The pass also ends when the chunks do.
+    /// region's entries (offsets from slot `base`) on one thread, a part
+    /// at a time, folding into `init()`s. After each round, `after(outs,
+    /// taken)` gets the round's `out`s and the chunks taken so far (all of
+    /// `0..taken` expanded and applied) and returns true to end the pass
+    /// there. The pass also ends when the chunks do.
     pub(crate) fn run<O: Send>(
         &mut self,
         chunks: u64,
@@ -278,14 +284,22 @@ impl Rounds {
                     buckets.publish();
                 });
             // Apply, each region on one thread.
-            let threads = &self.threads;
-            let bits = self.bits;
+            let (threads, bits, part_bits) = (&self.threads, self.bits, self.part_bits);
+            let parts = &self.parts;
             let outs: Vec<O> = (0..self.regions)
                 .into_par_iter()
                 .fold(&init, |mut out, r| {
-                    let base = (r as u64) << bits;
+                    // This thread's parts (another's only on a foreign pool).
+                    let k = rayon::current_thread_index().unwrap_or(0) % parts.len();
+                    let mut parts = parts[k].lock().unwrap_or_else(|e| e.into_inner());
                     for block in threads.iter().flat_map(|b| b.region(r)) {
-                        apply(base, block, &mut out);
+                        for &e in block {
+                            parts[(e >> (part_bits + 2)) as usize].push(e);
+                        }
+                    }
+                    for part in parts.iter_mut() {
+                        apply((r as u64) << bits, part, &mut out);
+                        part.clear();
                     }
                     out
                 })
@@ -305,11 +319,14 @@ mod tests {
 
     #[test]
     fn the_buckets_of_a_6_piece_solve_stay_near_the_rounds_entries() {
-        // ELTvELT, 4,887 regions of 2^20: 256 MB of entries and 8 KiB and a
-        // line a region and thread.
-        let eltvelt = bucket_bytes(5_124_069_720, 20, 2);
-        assert_eq!(eltvelt, (1 << 28) + 2 * 4887 * (8192 + 64));
-        assert!(eltvelt < 350 << 20);
+        // ELTvELT, 153 regions of 2^25: 256 MB of entries, 8 KiB and a line
+        // a region and thread, and twice a region's share a thread.
+        let eltvelt = bucket_bytes(5_124_069_720, 25, 2);
+        assert_eq!(
+            eltvelt,
+            (1 << 28) + 2 * 153 * (8192 + 64) + 4 * (1 << 28) / 153
+        );
+        assert!(eltvelt < 280 << 20);
     }
 
     #[test]
@@ -320,9 +337,10 @@ mod tests {
     }
 
     #[test]
-    fn every_update_pushed_comes_back_in_its_region_once_per_round() {
+    fn every_update_pushed_comes_back_in_its_region_and_part_once_per_round() {
         let slots = 10_000u64;
-        let mut rounds = Rounds::new(slots, 8, 2);
+        // Regions of 256 slots, applied in parts of 32.
+        let mut rounds = Rounds::new(slots, (8, 5), 2);
         rounds.quota = 1000;
         // Chunk c pushes slots c * 37 .. c * 37 + 37 (mod slots), with
         // decrement slot % 4.
@@ -335,6 +353,7 @@ mod tests {
             Vec::new,
             |base, entries, out: &mut Vec<u64>| {
                 for &e in entries {
+                    assert_eq!(e >> 7, entries[0] >> 7, "one part a call");
                     let s = base + (e >> 2) as u64;
                     assert_eq!(s % 4, (e & 3) as u64, "decrement kept");
                     out.push(s);
@@ -362,12 +381,6 @@ mod tests {
     }
 }
 
-/// The log2 of the slots of a region (2 MB of one-byte cells). Cycled
-/// inside a one-byte ELTvELT solve
-/// (`docs/lab/2026-12-06-den-entries-and-region-sizes.md`), regions of 1 MB
-/// took 1.27x and 4 MB 1.08x the time of 2 MB.
-pub const REGION_BITS: u32 = 21;
-
 /// Materials from this many slots on propagate by regions: every 6-piece
 /// material (5.1 × 10^9 slots and more), no 5-piece one (at most 3.7 ×
 /// 10^8). Below, the cells mostly fit this machine's caches and updates
@@ -375,17 +388,17 @@ pub const REGION_BITS: u32 = 21;
 /// interleaved) took 9.84 / 9.72 s so and 13.60 / 13.65 s by regions.
 pub const REGIONS_FROM_SLOTS: u64 = 1 << 30;
 
-/// The region bits of a solve of `slots` slots on `threads` threads,
-/// `None` for updates applied as they are found: by regions from
-/// [`REGIONS_FROM_SLOTS`] on, of [`REGION_BITS`], growing on many threads
-/// so that the threads' open blocks (a block and a staging line a region
-/// and thread) take at most 1/16 byte a slot.
-pub(crate) fn byte_region_bits(slots: u64, threads: usize) -> Option<u32> {
-    (slots >= REGIONS_FROM_SLOTS).then(|| {
-        (REGION_BITS..30)
-            .find(|&bits| open_block_bytes(slots, bits, threads) <= slots / 16)
-            .unwrap_or(30)
-    })
+/// The region and part bits of a solve of `slots` slots on `threads`
+/// threads, `None` for updates applied as they are found: by regions from
+/// [`REGIONS_FROM_SLOTS`] on, the smallest of at least [`PART_BITS`] that
+/// make at most [`MOST_REGIONS`], growing on many threads so that the
+/// threads' open blocks (a block and a staging line a region and thread)
+/// take at most 1/16 byte a slot, applied in parts of [`PART_BITS`].
+pub(crate) fn byte_region_bits(slots: u64, threads: usize) -> Option<(u32, u32)> {
+    let fits =
+        |bits| slots >> bits < MOST_REGIONS && open_block_bytes(slots, bits, threads) <= slots / 16;
+    let bits = (PART_BITS..30).find(|&b| fits(b)).unwrap_or(30);
+    (slots >= REGIONS_FROM_SLOTS).then_some((bits, PART_BITS))
 }
 
 #[cfg(test)]
@@ -393,29 +406,28 @@ mod region_tests {
     use super::*;
 
     #[test]
-    fn levels_run_by_regions_from_the_threshold_on() {
+    fn regions_are_few_and_their_open_blocks_stay_within_a_16th_of_a_byte() {
         assert_eq!(byte_region_bits(REGIONS_FROM_SLOTS - 1, 2), None);
-        assert_eq!(byte_region_bits(REGIONS_FROM_SLOTS, 2), Some(REGION_BITS));
-    }
-
-    #[test]
-    fn on_many_threads_the_regions_grow_to_keep_the_open_blocks_within_a_16th_of_a_byte() {
+        let first = byte_region_bits(REGIONS_FROM_SLOTS, 2);
+        assert_eq!(first, Some((23, PART_BITS)));
         let eltvelt = 5_124_069_720u64;
         let largest = 16_500_000_000u64;
         for (slots, threads, bits) in [
-            (eltvelt, 1, 21),
-            (eltvelt, 2, 21),
-            (eltvelt, 8, 21),
-            (eltvelt, 64, 24),
-            (largest, 2, 21),
-            (largest, 8, 21),
-            (largest, 64, 24),
+            (eltvelt, 2, 25),
+            (eltvelt, 64, 25),
+            (eltvelt, 1024, 28),
+            (largest, 2, 26),
+            (largest, 1024, 28),
         ] {
-            let got = byte_region_bits(slots, threads).unwrap();
+            let got = byte_region_bits(slots, threads).unwrap().0;
             assert_eq!(got, bits, "{slots} slots on {threads} threads");
+            assert!(slots >> got < MOST_REGIONS);
             let open = open_block_bytes(slots, got, threads);
             assert!(open <= slots / 16, "{open} bytes of open blocks");
-            assert!(open_block_bytes(slots, got - 1, threads) > slots / 16 || got == REGION_BITS);
+            assert!(
+                slots >> (got - 1) >= MOST_REGIONS
+                    || open_block_bytes(slots, got - 1, threads) > slots / 16
+            );
         }
     }
 }

@@ -1,47 +1,37 @@
 //! The levels of a solve (see the crate docs), in cells of `W` bytes
 //! (`codes.rs`), after the sweep (`sweep.rs`).
 //!
-//! - **A value or a count.** An undecided position's cell holds the
-//!   weighted count of its quiet successors not yet won for the opponent
-//!   (see `codes::weight`), and whether it has a floor, the earliest
-//!   level it can be lost at (1 + the longest win a capture leads into).
-//!   Each successor won at level `d` counts it down; at 0 it is lost, at
-//!   `d + 1` or, with a floor, at `max(d + 1, floor)`, the floor being
-//!   found again then from its captures into the sub-tables (one loss in
-//!   six on ELTvET). Only counts drop at a won level, so the thread that
-//!   takes the last one is the only one to touch the cell.
+//! - **A value or a count** (`codes.rs`). Each successor won at level `d`
+//!   counts an undecided position down; at 0 it is lost, at `d + 1` or,
+//!   with a floor, at `max(d + 1, floor)`, the floor being found again
+//!   then from its captures into the sub-tables (one loss in six on
+//!   ELTvET). Only counts drop at a won level, so the thread that takes
+//!   the last one is the only one to touch the cell.
 //! - **No frontiers and no lists.** The positions of level `d` are the
-//!   cells equal to `d + 2` (the table's raw value of a loss in `d` plies,
-//!   `d` even, or of a win, `d` odd): each level scans the cells for them,
-//!   a word at a time, passing by the blocks that hold none
-//!   (`presence.rs`). Tentative wins and losses held back by a floor
-//!   wait in their cells for their level's scan; a tentative win improved
-//!   meanwhile is simply not found there. A level with no position (known
-//!   from exact counts per code) is not scanned.
-//! - **Den entries.** A position whose every quiet move lets the opponent
-//!   into the den at once is lost in 2 plies (or later through a capture)
-//!   by the sweep, and level 1 passes by the wins by a den entry: every
-//!   predecessor of such a win has the entry too, and the sweep decided it.
+//!   cells equal to `d + 2` (a loss in `d` plies, `d` even, or a win, `d`
+//!   odd): each level scans the cells for them, passing by the blocks that
+//!   hold none (`presence.rs`). Tentative wins and losses held back by a
+//!   floor wait in their cells for their level's scan; a tentative win
+//!   improved meanwhile is not found there. A level with no position
+//!   (known from exact counts per code) is not scanned.
+//! - **Den entries** are decided by the sweep and passed by at level 1
+//!   (see `sweep.rs` and `expand.rs`).
 //!
 //! A material whose distances pass what its cells hold fails with
-//! [`SolveError::DistanceOverflow`], and `solve.rs` solves it again in two
-//! bytes a cell. When the solve ends, every undecided cell becomes a draw
-//! and the cells are the table's payload.
+//! [`SolveError::DistanceOverflow`], and `mod.rs` solves it again in two
+//! bytes a cell. When the solve ends, every undecided cell becomes a draw.
 //!
 //! The cells live in 64-bit words, read and written only as words (a
-//! cell's update is a compare-and-swap of its word, or a plain store on
-//! one thread), so that the scan reads a word a load and no access mixes
-//! sizes. Below [`REGIONS_FROM_SLOTS`](crate::REGIONS_FROM_SLOTS) updates
-//! are queued with their words prefetched and applied as they come; from
-//! there on (every 6-piece material) a level runs in rounds, its updates
-//! gathered in buckets by region and each region applied by one thread
-//! with plain loads and stores (`buckets.rs`).
+//! compare-and-swap, or a plain store on one thread), so that the scan
+//! reads a word a load and no access mixes sizes. A small material's
+//! updates are queued with their words prefetched and applied as they
+//! come; a 6-piece one's by regions (`buckets.rs`).
 //!
 //! Between levels the whole state is the cells and the level: a checkpoint
-//! is the cells (see `checkpoint.rs`), the counts are taken again from
-//! them on resuming. Within a level, a checkpoint also names the chunks
-//! already run (by regions: those of the rounds applied), and the resumed
-//! solve runs only the others.
+//! is the cells (`checkpoint.rs`), the counts are taken again from them on
+//! resuming. Within a level, a checkpoint also names the chunks already
+//! run (by regions: those of the rounds applied), and the resumed solve
+//! runs only the others.
 
 use super::buckets::{Buckets, Rounds};
 use super::cells::{add, chunk_words, chunks, zero, ByteCells, ByteCtx, Counts, CHUNK};

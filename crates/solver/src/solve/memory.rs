@@ -31,10 +31,10 @@ const BUFFERS: u64 = 64 << 20;
 /// The least memory budget that lets a material of `slots` index slots make
 /// progress: 64 MiB for buffers and the move tables and, for a material
 /// propagated by regions (every 6-piece one), the buckets of a round on
-/// the current rayon pool's threads (ELTvELT on 2 threads: 309 MB).
+/// the current rayon pool's threads (ELTvELT on 2 threads: 345 MB).
 /// Everything else can live in files.
 pub fn minimum_memory(slots: u64) -> u64 {
     let threads = rayon::current_num_threads();
     let buckets = byte_region_bits(slots, threads);
-    BUFFERS + buckets.map_or(0, |bits| bucket_bytes(slots, bits, threads))
+    BUFFERS + buckets.map_or(0, |(bits, _)| bucket_bytes(slots, bits, threads))
 }

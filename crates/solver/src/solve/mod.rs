@@ -111,7 +111,7 @@ pub fn solve_material_until(
         rules,
         work_dir,
         mem_budget,
-        region_bits: byte_region_bits(index.size(), rayon::current_num_threads()),
+        regions: byte_region_bits(index.size(), rayon::current_num_threads()),
     };
     let subs = SubTables::open(material, subtables)?;
     // A checkpoint decides the width; else a byte where it holds the
@@ -147,8 +147,9 @@ pub(crate) struct CellSolve<'a> {
     pub(crate) rules: &'a Ruleset,
     pub(crate) work_dir: &'a Path,
     pub(crate) mem_budget: u64,
-    /// Updates by regions of 2^bits slots (`buckets.rs`), or as found.
-    pub(crate) region_bits: Option<u32>,
+    /// Updates by regions of 2^bits slots applied in parts of 2^part_bits
+    /// (`buckets.rs`), or as found.
+    pub(crate) regions: Option<(u32, u32)>,
 }
 
 impl CellSolve<'_> {
@@ -234,7 +235,7 @@ impl CellSolve<'_> {
             None => Ok(SolveError::Interrupted { material }),
         };
         let rounds = self
-            .region_bits
+            .regions
             .map(|bits| Rounds::new(n, bits, rayon::current_num_threads()));
         let end = levels::propagate(&ctx, &watch, counts, start, &save, rounds)?;
         stats.scanned_slots = (ctx.scanned[0].load(Relaxed), ctx.scanned[1].load(Relaxed));

@@ -28,11 +28,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Solves `material` in cells of `W` bytes laid out as `layout` with its
 /// checkpoint in `work` (resuming from it if there), stopping at the level
-/// `stop_at`, its updates applied as found or by regions of 2^`bits`.
+/// `stop_at`, its updates applied as found or by regions (their bits and
+/// their parts', see `byte_region_bits`).
 fn solve_once<const W: usize>(
     tb: &Tablebase,
     material: Material,
-    (layout, region_bits): (Layout, Option<u32>),
+    (layout, regions): (Layout, Option<(u32, u32)>),
     work: &std::path::Path,
     stop_at: Option<u16>,
 ) -> Result<Vec<u16>, SolveError> {
@@ -49,7 +50,7 @@ fn solve_once<const W: usize>(
         rules: tb.rules(),
         work_dir: work,
         mem_budget: u64::MAX,
-        region_bits,
+        regions,
     };
     let watch = Watch {
         on_progress: &|_| {},
@@ -67,7 +68,7 @@ fn solve_once<const W: usize>(
 fn solve_bytes<const W: usize>(
     tb: &Tablebase,
     material: Material,
-    how: (Layout, Option<u32>),
+    how: (Layout, Option<(u32, u32)>),
     work: &std::path::Path,
     stop_at: Option<u16>,
 ) -> Result<Vec<u16>, SolveError> {
@@ -123,8 +124,9 @@ fn two_byte_cells_write_the_tables_one_byte_cells_write() {
         let differ = (0..wide.len()).find(|&i| table[i] != wide[i]);
         assert_eq!(differ, None, "{m}: two-byte cells differ at the slot");
         assert!(wide.iter().any(|&v| v > 2), "{m}: nothing decided");
-        // Stopped and resumed, as found and by regions of 256 slots.
-        for regions in [None, Some(8)] {
+        // Stopped and resumed, as found and by regions of 256 slots in
+        // parts of 32.
+        for regions in [None, Some((8, 5))] {
             for stop_at in [Some(1), Some(4)] {
                 let again =
                     solve_bytes::<2>(tb, m, (Layout::for_width(2), regions), work.path(), stop_at)
@@ -156,8 +158,9 @@ fn one_byte_counts_give_the_values_of_two_byte_cells_in_the_fewest_codes() {
         let room = (longest + 1).max(through);
         let layout = Layout::with_room(room).unwrap();
         assert!(layout.undecided < Layout::default().undecided);
-        // Updates as found, and by regions of 256 slots.
-        for regions in [None, Some(8)] {
+        // Updates as found, and by regions of 256 slots, whole or in parts
+        // of 32.
+        for regions in [None, Some((8, 8)), Some((8, 5))] {
             for stop_at in [None, Some(1), Some(4), Some(longest / 2)] {
                 let bytes =
                     solve_bytes::<1>(tb, m, (layout, regions), work.path(), stop_at).unwrap();
@@ -171,7 +174,7 @@ fn one_byte_counts_give_the_values_of_two_byte_cells_in_the_fewest_codes() {
         // Planted fault: one code too few for the longest distance.
         if longest + 1 > through {
             let short = Layout::with_room(room - 1).unwrap();
-            match solve_bytes::<1>(tb, m, (short, Some(8)), work.path(), None) {
+            match solve_bytes::<1>(tb, m, (short, Some((8, 5))), work.path(), None) {
                 Err(SolveError::DistanceOverflow { limit, .. }) => {
                     assert_eq!(limit, room - 1)
                 }
@@ -184,16 +187,17 @@ fn one_byte_counts_give_the_values_of_two_byte_cells_in_the_fewest_codes() {
     }
 }
 
-/// Stops ELvTR's solve at level `level` (updates by regions of 2^`bits`,
-/// or as found), runs part of that level with `part` on the checkpoint's
-/// bytes (the counts taken from them first, as a resumed solve does), saves
-/// the chunks `part` returns as done, or none unless `saved` (planted
-/// fault: a won level's chunks run twice count their wins down twice), and
-/// resumes. The values must be those of a solve run whole, except with
-/// the fault on a won level, where they must differ.
+/// Stops ELvTR's solve at level `level` (updates by `regions`, see
+/// `byte_region_bits`, or as found), runs part of that level with `part`
+/// on the checkpoint's bytes (the counts taken from them first, as a
+/// resumed solve does), saves the chunks `part` returns as done, or none
+/// unless `saved` (planted fault: a won level's chunks run twice count
+/// their wins down twice), and resumes. The values must be those of a
+/// solve run whole, except with the fault on a won level, where they must
+/// differ.
 fn part_of_a_level_then_the_rest(
     level: u16,
-    regions: Option<u32>,
+    regions: Option<(u32, u32)>,
     saved: bool,
     part: impl FnOnce(&ByteCtx<1>) -> Vec<u64>,
 ) {
@@ -282,10 +286,12 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
 fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
     for level in [2, 3, 5] {
         for saved in [true, false] {
-            part_of_a_level_then_the_rest(level, Some(10), saved, |ctx| {
+            part_of_a_level_then_the_rest(level, Some((10, 7)), saved, |ctx| {
                 let n = ctx.index.size();
-                // Rounds of a few hundred updates, stopped after the first.
-                let mut rounds = Rounds::new(n, 10, 2).with_quota(300);
+                // Rounds of a few hundred updates, stopped after the first,
+                // regions of 2^10 slots applied in parts of 2^7.
+                let mut rounds = Rounds::new(n, (10, 7), 2);
+                rounds.quota = 300;
                 let done: Vec<AtomicU64> = (0..chunk_words(n)).map(|_| AtomicU64::new(0)).collect();
                 let (delta, stopped) =
                     level_by_regions(ctx, &mut rounds, level, &done, || true).unwrap();
