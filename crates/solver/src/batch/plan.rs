@@ -293,20 +293,20 @@ const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 2 m
 
 /// Nanoseconds per index slot per thread up to 4 pieces: every table up to
 /// 4 pieces (4,956,904,914 slots) by `generate --max-pieces 4` on 2
-/// threads in 155.4 s, wall time × threads (see `docs/performance.md`).
+/// threads in 155.4 s, wall time × threads (`docs/lab`, scans by line).
 const SMALL_NS: f64 = 63.0;
 
 /// Nanoseconds per index slot per thread at 5 pieces: `generate --material
 /// TPRvEL` (295,022,196 slots, its sub-tables present) on 2 threads in
-/// 12.44 s and 11.90 s, wall time × threads (see `docs/performance.md`).
+/// 12.44 s and 11.90 s, wall time × threads (`docs/lab`, scans by line).
 const FIVE_PIECE_NS: f64 = 83.0;
 
 /// Nanoseconds per index slot per thread from 6 pieces on: ELTvELT's solve
-/// (5,124,069,720 slots, propagated by regions) on 2 threads took 310.1 s
-/// and 312.8 s (`docs/performance.md`): 121 and 122 ns a slot, wall time ×
-/// threads. The 6-piece solves miss every cache, and their time varies more
-/// from run to run than the smaller ones': the same solver took 439.6 s on
-/// the next day (`docs/lab/2026-12-07-six-piece-profile.md`).
+/// (5,124,069,720 slots) on 2 threads took 310.1 s and 312.8 s (build
+/// `d7edf5c`, `docs/lab/2026-12-07-den-steps-and-wasted-updates.md`): 121
+/// and 122 ns a slot, wall time × threads. The 6-piece solves miss every
+/// cache, and their time varies more from run to run than the smaller
+/// ones': 439.6 s the next day; `3b67d34`, faster, 339.3 s and 466.2 s.
 const SIX_PIECE_NS: f64 = 122.0;
 
 /// Bytes of memory per index slot at the peak of a solve in memory, beside
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn the_time_estimate_of_every_table_up_to_4_pieces_is_the_measured_run() {
-        // Measured: 155.4 s of wall time on 2 threads (docs/performance.md),
+        // Measured: 155.4 s of wall time on 2 threads (docs/lab, scans by line),
         // 0.086 core-hours.
         let dir = tempfile::tempdir().unwrap();
         let rules = Ruleset::standard();
