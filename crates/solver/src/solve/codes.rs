@@ -127,14 +127,14 @@ impl Layout {
         self.no_loss - count - if floored { self.max_count } else { 0 }
     }
 
-    /// The count of a code that [`may_lose`](Layout::may_lose).
+    /// `code` counted down by `w`: the code of its count less `w`, if it
+    /// [`may_lose`](Layout::may_lose) and that count is above 0.
     #[inline]
-    pub(crate) fn count_of(self, code: u16) -> u16 {
-        if code >= self.no_loss - self.max_count {
-            self.no_loss - code
-        } else {
-            self.no_loss - self.max_count - code
-        }
+    pub(crate) fn counted_down(self, code: u16, w: u16) -> Option<u16> {
+        // The codes of a count end where it would be 0.
+        let end = self.no_loss - self.max_count * self.floored(code) as u16;
+        let next = code as u32 + w as u32;
+        (code >= self.undecided && next < end as u32).then_some(next as u16)
     }
 
     /// True if a code that [`may_lose`](Layout::may_lose) has a floor.
@@ -185,25 +185,27 @@ mod tests {
 mod layout_tests {
     use super::*;
 
-    /// In both widths every count, with and without a floor, comes back out
-    /// of its code, counting down by the weight moves the code up by it,
-    /// and no undecided code is below `undecided` or a decided one.
+    /// In both widths, counting a count's code down by a weight gives the
+    /// code of the count left (floor kept), or nothing at 0 and below; a
+    /// decided code and `no_loss` do not count down.
     #[test]
-    fn every_count_comes_back_out_of_its_code() {
+    fn counting_down_gives_the_code_of_the_count_left_and_stops_at_0() {
         for layout in [Layout::for_width(1), Layout::for_width(2)] {
             for floored in [false, true] {
                 for count in 1..=layout.max_count {
                     let c = layout.count_code(count, floored);
                     assert!(layout.may_lose(c) && c >= layout.undecided, "{layout:?}");
-                    assert_eq!(layout.count_of(c), count);
                     assert_eq!(layout.floored(c), floored);
-                    if count > 2 {
-                        assert_eq!(layout.count_of(c + 2), count - 2);
-                        assert_eq!(layout.floored(c + 2), floored);
+                    for w in [1, 2] {
+                        let down = (count > w).then(|| layout.count_code(count - w, floored));
+                        assert_eq!(layout.counted_down(c, w), down, "{layout:?} {c} {w}");
                     }
                 }
             }
             assert!(!layout.may_lose(layout.no_loss));
+            for code in [layout.no_loss, decided(1), decided(layout.max_plies())] {
+                assert_eq!(layout.counted_down(code, 1), None);
+            }
             assert!(decided(layout.max_plies()) < layout.undecided);
         }
     }

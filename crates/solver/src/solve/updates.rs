@@ -159,11 +159,8 @@ fn count_down<const SHARED: bool, const W: usize>(
     w: u8,
     delta: &mut Counts,
 ) -> Result<(), SolveError> {
-    let dropped = ctx.cells.update_as::<SHARED>(p, |b| {
-        let count = layout.count_of(b);
-        (layout.may_lose(b) && count > w as u16).then(|| b + w as u16)
-    });
-    if dropped.is_some() {
+    let down = |b| layout.counted_down(b, w as u16);
+    if ctx.cells.update_as::<SHARED>(p, down).is_some() {
         return Ok(());
     }
     let b = ctx.cells.get(p);
