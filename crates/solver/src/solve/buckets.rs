@@ -16,8 +16,8 @@
 //! [`PART_BITS`], and a part at a time, by plain loads and stores to cells
 //! that stay in cache. Regions are few ([`MOST_REGIONS`]) so that a
 //! thread's staging lines stay in L1: as parts (2,444 on ELTvELT, 156 KB
-//! of staging lines a thread), pushing updates took 27 % of the solve, and
-//! a level with them took 1.17x the time of one with regions and parts.
+//! of staging lines a thread), pushing updates took 21.6 % of the samples,
+//! and a level with them 1.33x the time an update of one in regions and parts.
 //! Updates commute within a level, and expanding a position reads only its
 //! own cell, decided at this level, which no update of the level changes:
 //! so applying a round's updates after its expansion decides exactly what
