@@ -90,7 +90,7 @@ pub(crate) struct ByteCtx<'a, const W: usize> {
     /// [`Presence`] (for the solve's statistics).
     pub(crate) scanned: [AtomicU64; 2],
     /// True if one thread runs the levels: bytes are updated by plain
-    /// loads and stores (measured 4 % less propagation on ELTvET).
+    /// loads and stores.
     pub(crate) alone: bool,
 }
 

@@ -12,7 +12,7 @@ use super::buckets::Rounds;
 use super::cells::{chunk_words, ByteCells, ByteCtx, CHUNK};
 use super::codes::Layout;
 use super::expand::expand_for;
-use super::levels::{level_by_regions, level_chunk};
+use super::levels::{level_by_regions, level_by_sides, level_chunk};
 use super::presence::Presence;
 use super::subtables::SubTables;
 use super::sweep::count;
@@ -276,6 +276,34 @@ fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
                     done[c / 64] |= 1 << (c % 64);
                 }
                 assert!(written > 0, "level {level}: the half level wrote nothing");
+                done
+            });
+        }
+    }
+}
+
+#[test]
+fn a_level_by_sides_stopped_part_way_resumes_to_the_bytes_of_one_run() {
+    for level in [2, 3, 4, 7] {
+        for saved in [true, false] {
+            part_of_a_level_then_the_rest(level, None, saved, |ctx| {
+                let n = ctx.index.size();
+                let chunks = (n as usize).div_ceil(CHUNK);
+                let done: Vec<AtomicU64> = (0..chunk_words(n)).map(|_| AtomicU64::new(0)).collect();
+                // Each thread runs a few chunks of its side, then stops.
+                let asked = std::sync::atomic::AtomicUsize::new(0);
+                let stop = || asked.fetch_add(1, Relaxed) >= 6;
+                let (delta, stopped) =
+                    level_by_sides(ctx, expand_for(ctx.index), level, &done, stop).unwrap();
+                assert!(stopped, "level {level}: six chunks were the whole level");
+                let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
+                let ran: u32 = done.iter().map(|w| w.count_ones()).sum();
+                assert!(ran > 0 && (ran as usize) < chunks, "{ran} chunks ran");
+                let wrote = delta.iter().any(|&k| k != 0);
+                assert!(
+                    wrote || level == 2,
+                    "level {level}: the chunks wrote nothing"
+                );
                 done
             });
         }

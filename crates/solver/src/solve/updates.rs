@@ -6,7 +6,7 @@
 
 use crate::error::SolveError;
 use crate::solve::buckets::Buckets;
-use crate::solve::cells::{ByteCtx, Counts};
+use crate::solve::cells::{ByteCells, ByteCtx, Counts};
 use crate::solve::codes::{decided, Layout};
 use jungletb_rules::{RawPosition, Value};
 
@@ -36,32 +36,39 @@ impl Batch {
         self.len >= BATCH
     }
 
-    /// Applies the updates of level `d` and empties the batch.
+    /// Applies the updates of level `d` and empties the batch: by locked
+    /// compare-and-swap if `locked`, else by plain loads and stores but in
+    /// the word `shared`, which another thread writes too.
     pub(crate) fn apply<const W: usize>(
         &mut self,
         ctx: &ByteCtx<W>,
-        layout: Layout,
-        d: u16,
+        (layout, d): (Layout, u16),
         delta: &mut Counts,
+        locked: bool,
+        shared: u64,
     ) -> Result<(), SolveError> {
-        if ctx.alone {
-            self.apply_as::<false, W>(ctx, layout, d, delta)
+        if locked {
+            self.apply_as::<true, W>(ctx, (layout, d), delta, shared)
         } else {
-            self.apply_as::<true, W>(ctx, layout, d, delta)
+            self.apply_as::<false, W>(ctx, (layout, d), delta, shared)
         }
     }
 
-    /// [`apply`](Self::apply), with locked updates if `SHARED`.
-    fn apply_as<const SHARED: bool, const W: usize>(
+    /// [`apply`](Self::apply), locked if `LOCKED`.
+    fn apply_as<const LOCKED: bool, const W: usize>(
         &mut self,
         ctx: &ByteCtx<W>,
-        layout: Layout,
-        d: u16,
+        (layout, d): (Layout, u16),
         delta: &mut Counts,
+        shared: u64,
     ) -> Result<(), SolveError> {
         let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
         for &(p, w) in &self.updates[..len] {
-            apply_one::<SHARED, W>(ctx, layout, d, p, w, delta)?;
+            if LOCKED || p / ByteCells::<W>::LANES == shared {
+                apply_one::<true, W>(ctx, layout, d, p, w, delta)?;
+            } else {
+                apply_one::<false, W>(ctx, layout, d, p, w, delta)?;
+            }
         }
         Ok(())
     }
