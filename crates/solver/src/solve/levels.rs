@@ -46,7 +46,7 @@
 
 use super::buckets::{Buckets, Rounds};
 use super::cells::{add, chunk_words, chunks, zero, ByteCells, ByteCtx, Counts, CHUNK};
-use super::codes::{decided, Layout};
+use super::codes::decided;
 use super::expand::{expand_for, Expand, Expander};
 use super::groups::{finish_group, scan_group, GROUP};
 use super::presence::BLOCK;
@@ -106,7 +106,7 @@ pub(crate) fn propagate<const W: usize>(
             }
             // A stop need not wait for the level's end: the chunks run so
             // far are saved with the bytes, and a resumed solve runs the
-            // others, and only those (see `level_chunk`): a chunk is marked
+            // others, and only those (see `level_as_found`): a chunk is marked
             // once it has run whole. The counts of a resumed solve are taken
             // from the bytes, so the skipped chunks' are not missed.
             let words = chunk_words(n as u64);
@@ -116,29 +116,7 @@ pub(crate) fn propagate<const W: usize>(
             let stop = || watch.stop.load(Relaxed);
             let (delta, stopped) = match rounds.as_mut() {
                 Some(rounds) => level_by_regions(ctx, rounds, d, &done, stop)?,
-                None if rayon::current_num_threads() == 2 && !ctx.index.white_to_move_only() => {
-                    level_by_sides(ctx, expand, d, &done, stop)?
-                }
-                None => {
-                    let stopped = AtomicBool::new(false);
-                    let delta = chunks(n)
-                        .map(|range| -> Result<Counts, SolveError> {
-                            let c = range.start / CHUNK;
-                            let bit = 1u64 << (c % 64);
-                            if done[c / 64].load(Relaxed) & bit != 0 {
-                                return Ok(zero(ctx));
-                            }
-                            if stop() {
-                                stopped.store(true, Relaxed);
-                                return Ok(zero(ctx));
-                            }
-                            let delta = level_chunk(ctx, expand, layout, d, range)?;
-                            done[c / 64].fetch_or(bit, Relaxed);
-                            Ok(delta)
-                        })
-                        .try_reduce(|| zero(ctx), |a, b| Ok(add(a, b)))?;
-                    (delta, stopped.into_inner())
-                }
+                None => level_as_found(ctx, expand, d, &done, stop)?,
             };
             if stopped {
                 state.done = done.into_iter().map(AtomicU64::into_inner).collect();
@@ -153,39 +131,15 @@ pub(crate) fn propagate<const W: usize>(
     }
 }
 
-/// Level `d`'s work on the slots of `range` (laid out as `layout`): every
-/// position of the level there expanded. The counts of the values written
-/// (and taken back).
+/// Level `d`'s updates applied as found: the chunks not yet `done` run on
+/// every thread of the pool, on two a side to move each (see the module
+/// docs). The counts of the values written, and whether `stop()` ended
+/// the level before its end.
 ///
 /// A chunk must run once a level: run again, a won level's chunk would
 /// count its predecessors down twice (a lost level's would write nothing
-/// new). A solve stopped within a level saves which chunks ran.
-pub(crate) fn level_chunk<const W: usize>(
-    ctx: &ByteCtx<W>,
-    expand: Expand<Batch, W>,
-    layout: Layout,
-    d: u16,
-    range: std::ops::Range<usize>,
-) -> Result<Counts, SolveError> {
-    let mut delta = zero(ctx);
-    let mut batch = Batch::new();
-    let mut result = Ok(());
-    let mut expander = Expander::new(ctx.index);
-    scan_chunk(ctx, decided(d), range, |i| {
-        expand(ctx, d, i, &mut expander, &mut batch);
-        if batch.full() && result.is_ok() {
-            result = batch.apply(ctx, (layout, d), &mut delta, !ctx.alone, u64::MAX);
-        }
-    });
-    result?;
-    batch.apply(ctx, (layout, d), &mut delta, !ctx.alone, u64::MAX)?;
-    Ok(delta)
-}
-
-/// Level `d`'s work on two threads, a side to move each (see the module
-/// docs): the chunks not yet `done` run, the counts of the values written,
-/// and whether `stop()` ended the level before its end.
-pub(crate) fn level_by_sides<const W: usize>(
+/// new). It is marked done once its updates are applied.
+pub(crate) fn level_as_found<const W: usize>(
     ctx: &ByteCtx<W>,
     expand: Expand<Batch, W>,
     d: u16,
@@ -193,75 +147,104 @@ pub(crate) fn level_by_sides<const W: usize>(
     stop: impl Fn() -> bool + Sync,
 ) -> Result<(Counts, bool), SolveError> {
     let n = ctx.index.size() as usize;
-    let half = n / 2;
-    // Each side's whole chunks; the one astride both runs after them.
-    let sides = [0..half / CHUNK, half.div_ceil(CHUNK)..n.div_ceil(CHUNK)];
-    let next = sides.clone().map(|s| AtomicUsize::new(s.start));
-    // `asked[s]`: the other thread waits to help with side `s`; `locked[s]`:
-    // side `s`'s thread writes no more by plain stores.
+    let (chunks, half) = (n.div_ceil(CHUNK), n / 2);
+    let by_sides = rayon::current_num_threads() == 2 && !ctx.index.white_to_move_only();
+    // By sides: each side's whole chunks (the one astride both runs after
+    // them), and the one word of cells both halves share, always locked.
+    let (sides, shared) = match by_sides {
+        true => (
+            vec![0..half / CHUNK, half.div_ceil(CHUNK)..chunks],
+            half as u64 / ByteCells::<W>::LANES,
+        ),
+        false => (std::iter::once(0..chunks).collect(), u64::MAX),
+    };
+    let next: Vec<_> = sides.iter().map(|s| AtomicUsize::new(s.start)).collect();
+    // `asked[s]`: the other thread waits to help with side `s`;
+    // `locked[s]`: side `s`'s thread writes no more by plain stores.
     let [asked, locked] = [(); 2].map(|_| [AtomicBool::new(false), AtomicBool::new(false)]);
-    // The one word of cells both halves share.
-    let shared = half as u64 / ByteCells::<W>::LANES;
-    let stopped = AtomicBool::new(false);
+    let (stopped, failed) = (AtomicBool::new(false), AtomicBool::new(false));
     let is_done = |c: usize| done[c / 64].load(Relaxed) & 1 << (c % 64) != 0;
-    let run = |me: usize| -> Result<Counts, SolveError> {
-        let mut delta = zero(ctx);
-        let mut result = Ok(());
-        for side in [me, 1 - me] {
-            if side != me {
+    // Chunk `c`'s positions expanded, `lock()` asked before each batch.
+    let chunk = |c: usize, delta: &mut Counts, lock: &mut dyn FnMut() -> bool| {
+        let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+        let (mut batch, mut expander, mut result) =
+            (Batch::new(), Expander::new(ctx.index), Ok(()));
+        let mut apply = |batch: &mut Batch, delta: &mut Counts| {
+            let locked = lock();
+            if result.is_ok() {
+                result = batch.apply(ctx, (ctx.layout, d), delta, locked, shared);
+            }
+        };
+        scan_chunk(ctx, decided(d), range, |i| {
+            expand(ctx, d, i, &mut expander, &mut batch);
+            if batch.full() {
+                apply(&mut batch, delta);
+            }
+        });
+        apply(&mut batch, delta);
+        done[c / 64].fetch_or(u64::from(result.is_ok()) << (c % 64), Relaxed);
+        result
+    };
+    let outs = rayon::broadcast(|thread| {
+        let me = thread.index();
+        let _unlock = by_sides.then(|| Unlock(&locked[me]));
+        let (mut delta, mut result) = (zero(ctx), Ok(()));
+        // Locked but alone; by sides, once the other thread asks.
+        let mut lock = !by_sides && !ctx.alone;
+        let order = if by_sides { vec![me, 1 - me] } else { vec![0] };
+        for (k, side) in order.into_iter().enumerate() {
+            if k == 1 {
                 locked[me].store(true, Release);
                 asked[side].store(true, Relaxed);
                 while !locked[side].load(Acquire) {
                     std::thread::yield_now();
                 }
+                lock = true;
             }
-            let mut lock = side != me;
             loop {
                 let c = next[side].fetch_add(1, Relaxed);
-                if c >= sides[side].end || stop() {
-                    stopped.fetch_or(c < sides[side].end, Relaxed);
+                let end = c >= sides[side].end;
+                if end || stop() || failed.load(Relaxed) {
+                    stopped.fetch_or(!end, Relaxed);
                     break;
                 }
                 if is_done(c) {
                     continue;
                 }
-                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                let mut batch = Batch::new();
-                let mut expander = Expander::new(ctx.index);
-                let mut apply = |batch: &mut Batch, delta: &mut Counts| {
-                    if !lock && asked[me].load(Relaxed) {
+                let mut lock_now = || {
+                    if !lock && by_sides && asked[me].load(Relaxed) {
                         locked[me].store(true, Release);
                         lock = true;
                     }
-                    if result.is_ok() {
-                        result = batch.apply(ctx, (ctx.layout, d), delta, lock, shared);
-                    }
+                    lock
                 };
-                scan_chunk(ctx, decided(d), range, |i| {
-                    expand(ctx, d, i, &mut expander, &mut batch);
-                    if batch.full() {
-                        apply(&mut batch, &mut delta);
-                    }
-                });
-                apply(&mut batch, &mut delta);
-                done[c / 64].fetch_or(1 << (c % 64), Relaxed);
+                if let Err(e) = chunk(c, &mut delta, &mut lock_now) {
+                    failed.store(true, Relaxed);
+                    result = Err(e);
+                }
             }
         }
         result.map(|()| delta)
-    };
-    let (mine, other) = std::thread::scope(|s| {
-        let other = s.spawn(|| run(1));
-        (run(0), other.join().expect("a level's thread"))
     });
-    let mut delta = add(mine?, other?);
-    let stopped = stopped.into_inner();
-    let astride = half / CHUNK;
-    if !half.is_multiple_of(CHUNK) && !is_done(astride) && !stopped {
-        let range = astride * CHUNK..((astride + 1) * CHUNK).min(n);
-        delta = add(delta, level_chunk(ctx, expand, ctx.layout, d, range)?);
-        done[astride / 64].fetch_or(1 << (astride % 64), Relaxed);
+    let mut delta = zero(ctx);
+    for part in outs {
+        delta = add(delta, part?);
+    }
+    let (stopped, astride) = (stopped.into_inner(), half / CHUNK);
+    if by_sides && !half.is_multiple_of(CHUNK) && !is_done(astride) && !stopped {
+        chunk(astride, &mut delta, &mut || true)?;
     }
     Ok((delta, stopped))
+}
+
+/// Marks a thread's side locked when it leaves its level, even by a panic
+/// (the other thread may wait for it).
+struct Unlock<'a>(&'a AtomicBool);
+
+impl Drop for Unlock<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Release);
+    }
 }
 
 /// Level `d`'s work by regions (`buckets.rs`): the chunks not yet `done`

@@ -12,7 +12,7 @@ use super::buckets::Rounds;
 use super::cells::{chunk_words, ByteCells, ByteCtx, CHUNK};
 use super::codes::Layout;
 use super::expand::expand_for;
-use super::levels::{level_by_regions, level_by_sides, level_chunk};
+use super::levels::{level_as_found, level_by_regions};
 use super::presence::Presence;
 use super::subtables::SubTables;
 use super::sweep::count;
@@ -258,25 +258,52 @@ fn part_of_a_level_then_the_rest(
     }
 }
 
+/// `level_as_found` of `level` on `threads` threads, passing by the chunks
+/// of `skip` and stopping once `stop()`: the chunks it ran.
+fn some_chunks(
+    ctx: &ByteCtx<1>,
+    level: u16,
+    threads: usize,
+    skip: Vec<u64>,
+    stop: impl Fn() -> bool + Sync,
+) -> Vec<u64> {
+    let done: Vec<AtomicU64> = skip.iter().map(|&w| AtomicU64::new(w)).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let run = || level_as_found(ctx, expand_for(ctx.index), level, &done, &stop);
+    let (delta, _) = pool.install(run).unwrap();
+    // (Level 2 writes nothing in a few chunks of ELvTR.)
+    let wrote = delta.iter().any(|&k| k != 0);
+    assert!(
+        wrote || level == 2,
+        "level {level}: the chunks wrote nothing"
+    );
+    let ran: Vec<u64> = done
+        .into_iter()
+        .zip(skip)
+        .map(|(d, s)| d.into_inner() & !s)
+        .collect();
+    let ran_count: u32 = ran.iter().map(|w| w.count_ones()).sum();
+    let chunks = (ctx.index.size() as usize).div_ceil(CHUNK);
+    assert!(
+        ran_count > 0 && (ran_count as usize) < chunks,
+        "{ran_count} chunks ran"
+    );
+    ran
+}
+
 #[test]
 fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
-    // Lost and won levels, every other chunk run. (Level 1 writes nothing
-    // in ELvTR: its wins are den entries, whose predecessors the sweep
-    // decided.)
+    // Lost and won levels, every other chunk run, on 3 threads (locked).
+    // (Level 1 writes nothing in ELvTR: its wins are den entries, whose
+    // predecessors the sweep decided.)
     for level in [2, 3, 4, 7] {
         for saved in [true, false] {
             part_of_a_level_then_the_rest(level, None, saved, |ctx| {
-                let n = ctx.index.size() as usize;
-                let mut written = 0;
-                let mut done = vec![0u64; chunk_words(n as u64)];
-                for c in (0..n.div_ceil(CHUNK)).step_by(2) {
-                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                    let delta = level_chunk(ctx, expand_for(ctx.index), ctx.layout, level, range);
-                    written += delta.unwrap().iter().filter(|&&k| k != 0).count();
-                    done[c / 64] |= 1 << (c % 64);
-                }
-                assert!(written > 0, "level {level}: the half level wrote nothing");
-                done
+                let odd = vec![0xAAAA_AAAA_AAAA_AAAA; chunk_words(ctx.index.size())];
+                some_chunks(ctx, level, 3, odd, || false)
             });
         }
     }
@@ -287,24 +314,10 @@ fn a_level_by_sides_stopped_part_way_resumes_to_the_bytes_of_one_run() {
     for level in [2, 3, 4, 7] {
         for saved in [true, false] {
             part_of_a_level_then_the_rest(level, None, saved, |ctx| {
-                let n = ctx.index.size();
-                let chunks = (n as usize).div_ceil(CHUNK);
-                let done: Vec<AtomicU64> = (0..chunk_words(n)).map(|_| AtomicU64::new(0)).collect();
-                // Each thread runs a few chunks of its side, then stops.
+                // Each of 2 threads runs a few chunks of its side, then stops.
                 let asked = std::sync::atomic::AtomicUsize::new(0);
-                let stop = || asked.fetch_add(1, Relaxed) >= 6;
-                let (delta, stopped) =
-                    level_by_sides(ctx, expand_for(ctx.index), level, &done, stop).unwrap();
-                assert!(stopped, "level {level}: six chunks were the whole level");
-                let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
-                let ran: u32 = done.iter().map(|w| w.count_ones()).sum();
-                assert!(ran > 0 && (ran as usize) < chunks, "{ran} chunks ran");
-                let wrote = delta.iter().any(|&k| k != 0);
-                assert!(
-                    wrote || level == 2,
-                    "level {level}: the chunks wrote nothing"
-                );
-                done
+                let none = vec![0; chunk_words(ctx.index.size())];
+                some_chunks(ctx, level, 2, none, || asked.fetch_add(1, Relaxed) >= 6)
             });
         }
     }
