@@ -89,9 +89,6 @@ pub(crate) struct ByteCtx<'a, const W: usize> {
     /// Slots the levels' scans read, and slots they would read without
     /// [`Presence`] (for the solve's statistics).
     pub(crate) scanned: [AtomicU64; 2],
-    /// True if one thread runs the levels: bytes are updated by plain
-    /// loads and stores.
-    pub(crate) alone: bool,
 }
 
 /// Positions per decided code (`layout.undecided` of them): how many wait

@@ -148,7 +148,8 @@ pub(crate) fn level_as_found<const W: usize>(
 ) -> Result<(Counts, bool), SolveError> {
     let n = ctx.index.size() as usize;
     let (chunks, half) = (n.div_ceil(CHUNK), n / 2);
-    let by_sides = rayon::current_num_threads() == 2 && !ctx.index.white_to_move_only();
+    let threads = rayon::current_num_threads();
+    let by_sides = threads == 2 && !ctx.index.white_to_move_only();
     // By sides: each side's whole chunks (the one astride both runs after
     // them), and the one word of cells both halves share, always locked.
     let (sides, shared) = match by_sides {
@@ -190,7 +191,7 @@ pub(crate) fn level_as_found<const W: usize>(
         let _unlock = by_sides.then(|| Unlock(&locked[me]));
         let (mut delta, mut result) = (zero(ctx), Ok(()));
         // Locked but alone; by sides, once the other thread asks.
-        let mut lock = !by_sides && !ctx.alone;
+        let mut lock = !by_sides && threads > 1;
         let order = if by_sides { vec![me, 1 - me] } else { vec![0] };
         for (k, side) in order.into_iter().enumerate() {
             if k == 1 {

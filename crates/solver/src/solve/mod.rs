@@ -189,7 +189,6 @@ impl CellSolve<'_> {
             layout,
             present: Presence::new(n),
             scanned: Default::default(),
-            alone: rayon::current_num_threads() == 1,
         };
         let t0 = Instant::now();
         let (counts, start) = match resumed {

@@ -236,7 +236,6 @@ fn part_of_a_level_then_the_rest(
         layout,
         present: Presence::new(n as u64),
         scanned: Default::default(),
-        alone: false,
     };
     count(&ctx);
     let done = part(&ctx);

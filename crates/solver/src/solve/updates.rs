@@ -47,24 +47,9 @@ impl Batch {
         locked: bool,
         shared: u64,
     ) -> Result<(), SolveError> {
-        if locked {
-            self.apply_as::<true, W>(ctx, (layout, d), delta, shared)
-        } else {
-            self.apply_as::<false, W>(ctx, (layout, d), delta, shared)
-        }
-    }
-
-    /// [`apply`](Self::apply), locked if `LOCKED`.
-    fn apply_as<const LOCKED: bool, const W: usize>(
-        &mut self,
-        ctx: &ByteCtx<W>,
-        (layout, d): (Layout, u16),
-        delta: &mut Counts,
-        shared: u64,
-    ) -> Result<(), SolveError> {
         let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
         for &(p, w) in &self.updates[..len] {
-            if LOCKED || p / ByteCells::<W>::LANES == shared {
+            if locked || p / ByteCells::<W>::LANES == shared {
                 apply_one::<true, W>(ctx, layout, d, p, w, delta)?;
             } else {
                 apply_one::<false, W>(ctx, layout, d, p, w, delta)?;
