@@ -147,23 +147,22 @@ pub(crate) fn level_as_found<const W: usize>(
     stop: impl Fn() -> bool + Sync,
 ) -> Result<(Counts, bool), SolveError> {
     let n = ctx.index.size() as usize;
-    let (chunks, half) = (n.div_ceil(CHUNK), n / 2);
     let threads = rayon::current_num_threads();
     let by_sides = threads == 2 && !ctx.index.white_to_move_only();
-    // By sides: each side's whole chunks (the one astride both runs after
-    // them), and the one word of cells both halves share, always locked.
-    let (sides, shared) = match by_sides {
-        true => (
-            vec![0..half / CHUNK, half.div_ceil(CHUNK)..chunks],
-            half as u64 / ByteCells::<W>::LANES,
-        ),
-        false => (std::iter::once(0..chunks).collect(), u64::MAX),
+    // Each side's whole chunks (else all in the first), the chunk astride
+    // both run last, and the word of cells both halves share, always locked.
+    let half = if by_sides { n / 2 } else { n };
+    let sides = [0..half / CHUNK, half.div_ceil(CHUNK)..n.div_ceil(CHUNK)];
+    let shared = if by_sides {
+        half as u64 / ByteCells::<W>::LANES
+    } else {
+        u64::MAX
     };
-    let next: Vec<_> = sides.iter().map(|s| AtomicUsize::new(s.start)).collect();
+    let next = sides.clone().map(|s| AtomicUsize::new(s.start));
     // `asked[s]`: the other thread waits to help with side `s`;
     // `locked[s]`: side `s`'s thread writes no more by plain stores.
     let [asked, locked] = [(); 2].map(|_| [AtomicBool::new(false), AtomicBool::new(false)]);
-    let (stopped, failed) = (AtomicBool::new(false), AtomicBool::new(false));
+    let stopped = AtomicBool::new(false);
     let is_done = |c: usize| done[c / 64].load(Relaxed) & 1 << (c % 64) != 0;
     // Chunk `c`'s positions expanded, `lock()` asked before each batch.
     let chunk = |c: usize, delta: &mut Counts, lock: &mut dyn FnMut() -> bool| {
@@ -192,9 +191,9 @@ pub(crate) fn level_as_found<const W: usize>(
         let (mut delta, mut result) = (zero(ctx), Ok(()));
         // Locked but alone; by sides, once the other thread asks.
         let mut lock = !by_sides && threads > 1;
-        let order = if by_sides { vec![me, 1 - me] } else { vec![0] };
+        let order = if by_sides { [me, 1 - me] } else { [0, 1] };
         for (k, side) in order.into_iter().enumerate() {
-            if k == 1 {
+            if k == 1 && by_sides {
                 locked[me].store(true, Release);
                 asked[side].store(true, Relaxed);
                 while !locked[side].load(Acquire) {
@@ -205,7 +204,8 @@ pub(crate) fn level_as_found<const W: usize>(
             loop {
                 let c = next[side].fetch_add(1, Relaxed);
                 let end = c >= sides[side].end;
-                if end || stop() || failed.load(Relaxed) {
+                // (An error stops the level too, and is returned.)
+                if end || stop() || stopped.load(Relaxed) {
                     stopped.fetch_or(!end, Relaxed);
                     break;
                 }
@@ -220,8 +220,8 @@ pub(crate) fn level_as_found<const W: usize>(
                     lock
                 };
                 if let Err(e) = chunk(c, &mut delta, &mut lock_now) {
-                    failed.store(true, Relaxed);
                     result = Err(e);
+                    stopped.store(true, Relaxed);
                 }
             }
         }
@@ -232,7 +232,7 @@ pub(crate) fn level_as_found<const W: usize>(
         delta = add(delta, part?);
     }
     let (stopped, astride) = (stopped.into_inner(), half / CHUNK);
-    if by_sides && !half.is_multiple_of(CHUNK) && !is_done(astride) && !stopped {
+    if !half.is_multiple_of(CHUNK) && !is_done(astride) && !stopped {
         chunk(astride, &mut delta, &mut || true)?;
     }
     Ok((delta, stopped))

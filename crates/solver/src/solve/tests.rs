@@ -257,68 +257,47 @@ fn part_of_a_level_then_the_rest(
     }
 }
 
-/// `level_as_found` of `level` on `threads` threads, passing by the chunks
-/// of `skip` and stopping once `stop()`: the chunks it ran.
-fn some_chunks(
-    ctx: &ByteCtx<1>,
-    level: u16,
-    threads: usize,
-    skip: Vec<u64>,
-    stop: impl Fn() -> bool + Sync,
-) -> Vec<u64> {
-    let done: Vec<AtomicU64> = skip.iter().map(|&w| AtomicU64::new(w)).collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    let run = || level_as_found(ctx, expand_for(ctx.index), level, &done, &stop);
-    let (delta, _) = pool.install(run).unwrap();
-    // (Level 2 writes nothing in a few chunks of ELvTR.)
-    let wrote = delta.iter().any(|&k| k != 0);
-    assert!(
-        wrote || level == 2,
-        "level {level}: the chunks wrote nothing"
-    );
-    let ran: Vec<u64> = done
-        .into_iter()
-        .zip(skip)
-        .map(|(d, s)| d.into_inner() & !s)
-        .collect();
-    let ran_count: u32 = ran.iter().map(|w| w.count_ones()).sum();
-    let chunks = (ctx.index.size() as usize).div_ceil(CHUNK);
-    assert!(
-        ran_count > 0 && (ran_count as usize) < chunks,
-        "{ran_count} chunks ran"
-    );
-    ran
-}
-
 #[test]
-fn a_level_resumed_after_some_of_its_chunks_writes_the_bytes_of_one_run() {
-    // Lost and won levels, every other chunk run, on 3 threads (locked).
-    // (Level 1 writes nothing in ELvTR: its wins are den entries, whose
-    // predecessors the sweep decided.)
-    for level in [2, 3, 4, 7] {
-        for saved in [true, false] {
-            part_of_a_level_then_the_rest(level, None, saved, |ctx| {
-                let odd = vec![0xAAAA_AAAA_AAAA_AAAA; chunk_words(ctx.index.size())];
-                some_chunks(ctx, level, 3, odd, || false)
-            });
-        }
-    }
-}
-
-#[test]
-fn a_level_by_sides_stopped_part_way_resumes_to_the_bytes_of_one_run() {
-    for level in [2, 3, 4, 7] {
-        for saved in [true, false] {
-            part_of_a_level_then_the_rest(level, None, saved, |ctx| {
-                // Each of 2 threads runs a few chunks of its side, then stops.
-                let asked = std::sync::atomic::AtomicUsize::new(0);
-                let none = vec![0; chunk_words(ctx.index.size())];
-                some_chunks(ctx, level, 2, none, || asked.fetch_add(1, Relaxed) >= 6)
-            });
-        }
+fn a_level_run_in_part_as_found_resumes_to_the_bytes_of_one_run() {
+    // Lost and won levels: every other chunk on 3 threads (locked), or a
+    // side a thread on 2, stopped after a few chunks. (Level 1 writes
+    // nothing in ELvTR: its wins are den entries, whose predecessors the
+    // sweep decided; level 2 nothing in a few chunks.)
+    for (level, saved, threads) in (0..16).map(|k| ([2, 3, 4, 7][k / 4], k % 2 == 0, 2 + k / 2 % 2))
+    {
+        part_of_a_level_then_the_rest(level, None, saved, |ctx| {
+            let every_other = if threads == 3 {
+                0xAAAA_AAAA_AAAA_AAAA
+            } else {
+                0
+            };
+            let skip = vec![every_other; chunk_words(ctx.index.size())];
+            let done: Vec<AtomicU64> = skip.iter().map(|&w| AtomicU64::new(w)).collect();
+            let asked = std::sync::atomic::AtomicUsize::new(0);
+            let stop = || threads == 2 && asked.fetch_add(1, Relaxed) >= 6;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let run = || level_as_found(ctx, expand_for(ctx.index), level, &done, stop);
+            let (delta, _) = pool.install(run).unwrap();
+            assert!(
+                level == 2 || delta.iter().any(|&k| k != 0),
+                "level {level}: wrote nothing"
+            );
+            let ran: Vec<u64> = done
+                .into_iter()
+                .zip(skip)
+                .map(|(d, s)| d.into_inner() & !s)
+                .collect();
+            let count = ran.iter().map(|w| w.count_ones()).sum::<u32>() as usize;
+            let chunks = (ctx.index.size() as usize).div_ceil(CHUNK);
+            assert!(
+                count > 0 && count < chunks,
+                "{threads} threads: {count} chunks ran"
+            );
+            ran
+        });
     }
 }
 
