@@ -150,9 +150,11 @@ pub(crate) fn level_as_found<const W: usize>(
     let threads = rayon::current_num_threads();
     let by_sides = threads == 2 && !ctx.index.white_to_move_only();
     // Each side's whole chunks (else all in the first), the chunk astride
-    // both run last, and the word of cells both halves share, always locked.
+    // both (run once both threads lock), and the word of cells both halves
+    // share, always locked.
     let half = if by_sides { n / 2 } else { n };
-    let sides = [0..half / CHUNK, half.div_ceil(CHUNK)..n.div_ceil(CHUNK)];
+    let (first, astride) = (half / CHUNK, half.div_ceil(CHUNK));
+    let sides = [0..first, astride..n.div_ceil(CHUNK), first..astride];
     let shared = if by_sides {
         half as u64 / ByteCells::<W>::LANES
     } else {
@@ -191,12 +193,12 @@ pub(crate) fn level_as_found<const W: usize>(
         let (mut delta, mut result) = (zero(ctx), Ok(()));
         // Locked but alone; by sides, once the other thread asks.
         let mut lock = !by_sides && threads > 1;
-        let order = if by_sides { [me, 1 - me] } else { [0, 1] };
+        let order = if by_sides { [me, 2, 1 - me] } else { [0, 2, 1] };
         for (k, side) in order.into_iter().enumerate() {
             if k == 1 && by_sides {
                 locked[me].store(true, Release);
-                asked[side].store(true, Relaxed);
-                while !locked[side].load(Acquire) {
+                asked[1 - me].store(true, Relaxed);
+                while !locked[1 - me].load(Acquire) {
                     std::thread::yield_now();
                 }
                 lock = true;
@@ -231,11 +233,7 @@ pub(crate) fn level_as_found<const W: usize>(
     for part in outs {
         delta = add(delta, part?);
     }
-    let (stopped, astride) = (stopped.into_inner(), half / CHUNK);
-    if !half.is_multiple_of(CHUNK) && !is_done(astride) && !stopped {
-        chunk(astride, &mut delta, &mut || true)?;
-    }
-    Ok((delta, stopped))
+    Ok((delta, stopped.into_inner()))
 }
 
 /// Marks a thread's side locked when it leaves its level, even by a panic
