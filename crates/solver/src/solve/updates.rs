@@ -48,14 +48,22 @@ impl Batch {
         shared: u64,
     ) -> Result<(), SolveError> {
         let len = std::mem::take(&mut self.len).min(BATCH_ROOM);
-        for &(p, w) in &self.updates[..len] {
-            if locked || p / ByteCells::<W>::LANES == shared {
-                apply_one::<true, W>(ctx, layout, d, p, w, delta)?;
-            } else {
-                apply_one::<false, W>(ctx, layout, d, p, w, delta)?;
+        let mut updates = self.updates[..len].iter();
+        // A loop a case, so that a lone thread tests nothing an update.
+        match (locked, shared) {
+            (true, _) => {
+                updates.try_for_each(|&(p, w)| apply_one::<true, W>(ctx, layout, d, p, w, delta))
+            }
+            (false, u64::MAX) => {
+                updates.try_for_each(|&(p, w)| apply_one::<false, W>(ctx, layout, d, p, w, delta))
+            }
+            (false, _) => {
+                updates.try_for_each(|&(p, w)| match p / ByteCells::<W>::LANES == shared {
+                    true => apply_one::<true, W>(ctx, layout, d, p, w, delta),
+                    false => apply_one::<false, W>(ctx, layout, d, p, w, delta),
+                })
             }
         }
-        Ok(())
     }
 }
 
