@@ -301,6 +301,29 @@ fn a_level_run_in_part_as_found_resumes_to_the_bytes_of_one_run() {
     }
 }
 
+/// ELvTR (both sides to move stored) solved on two threads, a side each,
+/// run after run: the table generated on one thread. (Planted fault: a
+/// thread asked to lock goes on by plain stores; the runs differ.)
+#[test]
+fn two_threads_a_side_each_write_the_table_of_one_thread_run_after_run() {
+    let (_, tb) = fixture();
+    let work = tempfile::tempdir().unwrap();
+    let m = "ELvTR".parse::<Material>().unwrap().canonical().0;
+    let table = tb.table(m).unwrap().raw_values().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let how = (Layout::default(), None);
+    for run in 0..12 {
+        let bytes = pool
+            .install(|| solve_bytes::<1>(tb, m, how, work.path(), None))
+            .unwrap();
+        let differ = (0..bytes.len()).find(|&i| table[i] != bytes[i]);
+        assert_eq!(differ, None, "run {run}: differs at the slot");
+    }
+}
+
 #[test]
 fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
     for level in [2, 3, 5] {
