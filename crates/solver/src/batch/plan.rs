@@ -113,7 +113,7 @@ impl Calibration {
     }
 
     /// The rates an estimate over materials of `piece_counts` pieces uses,
-    /// as a user reads them: `63 ns up to 4 pieces, 83 ns at 5`.
+    /// as a user reads them: `63 ns up to 4 pieces, 68 ns at 5`.
     pub fn describe(&self, piece_counts: impl IntoIterator<Item = u32>) -> String {
         // The three rates' classes, each once, smallest first.
         let mut classes: Vec<u32> = piece_counts.into_iter().map(|p| p.clamp(4, 6)).collect();
@@ -287,7 +287,7 @@ fn check_header(path: &Path, rules: &Ruleset, m: Material) -> Result<(), String>
 
 /// Where the built-in rates come from.
 const SOURCE: &str = "built-in: every table up to 4 pieces (4.96 G slots) in 2 min 35 s \
-                      with 2 threads, TPRvEL (295 M slots) in 12.2 s with 2 threads, \
+                      with 2 threads, TPRvEL (295 M slots) in 10.0 s with 2 threads, \
                       ELTvELT (5.12 G slots) in 310 s and 313 s with 2 threads, on this \
                       project's 2-core VMs, 2026-12-07";
 
@@ -298,8 +298,8 @@ const SMALL_NS: f64 = 63.0;
 
 /// Nanoseconds per index slot per thread at 5 pieces: `generate --material
 /// TPRvEL` (295,022,196 slots, its sub-tables present) on 2 threads in
-/// 12.44 s and 11.90 s, wall time × threads (`docs/lab`, scans by line).
-const FIVE_PIECE_NS: f64 = 83.0;
+/// 9.88 s and 10.18 s, wall time × threads (`docs/lab`, a side a thread).
+const FIVE_PIECE_NS: f64 = 68.0;
 
 /// Nanoseconds per index slot per thread from 6 pieces on: ELTvELT's solve
 /// (5,124,069,720 slots) on 2 threads took 310.1 s and 312.8 s (build
