@@ -290,15 +290,21 @@ fn a_level_run_in_part_as_found_resumes_to_the_bytes_of_one_run() {
                 .zip(skip)
                 .map(|(d, s)| d.into_inner() & !s)
                 .collect();
-            let count = ran.iter().map(|w| w.count_ones()).sum::<u32>() as usize;
-            let chunks = (ctx.index.size() as usize).div_ceil(CHUNK);
-            assert!(
-                count > 0 && count < chunks,
-                "{threads} threads: {count} chunks ran"
-            );
+            some_but_not_all(&ran, ctx.index.size());
             ran
         });
     }
+}
+
+/// Asserts that the chunks of `ran` (a bit each) are some of a level's
+/// `slots`, not all.
+fn some_but_not_all(ran: &[u64], slots: u64) {
+    let count = ran.iter().map(|w| w.count_ones()).sum::<u32>() as usize;
+    let chunks = (slots as usize).div_ceil(CHUNK);
+    assert!(
+        count > 0 && count < chunks,
+        "{count} of {chunks} chunks ran"
+    );
 }
 
 /// ELvTR (both sides to move stored) solved on two threads, a side each,
@@ -343,11 +349,7 @@ fn a_level_by_regions_stopped_after_a_round_resumes_to_the_bytes_of_one_run() {
                     "level {level}: the round wrote nothing"
                 );
                 let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
-                let ran: u32 = done.iter().map(|w| w.count_ones()).sum();
-                assert!(
-                    ran > 0 && (ran as usize) < (n as usize).div_ceil(CHUNK),
-                    "{ran} chunks ran"
-                );
+                some_but_not_all(&done, n);
                 done
             });
         }
