@@ -42,11 +42,12 @@
 //!   visited a small constant number of times, whatever the longest
 //!   distance. What is never decided is a draw.
 //! - **Updates** are applied as they are found, prefetched in batches (on
-//!   two threads, each thread expands one side to move and so alone writes
-//!   the other's half of the cells, by plain stores); a
-//!   material whose cells outgrow the caches (every 6-piece one) runs each
-//!   level in rounds, its updates gathered by region and each region
-//!   applied by one thread, a cached part at a time, by plain stores.
+//!   two threads and a material unequal on its sides, each thread expands
+//!   one side to move and so alone writes the other's half of the cells,
+//!   by plain stores); a material whose cells outgrow the caches (every
+//!   6-piece one) runs each level in rounds, its updates gathered by
+//!   region and each region applied by one thread, a cached part at a
+//!   time, by plain stores.
 //! - **Stops** save the cells and the chunks of the level already run
 //!   (a checkpoint); the same solve resumes there.
 //!
