@@ -121,3 +121,13 @@ pub(crate) fn chunks(n: usize) -> impl IndexedParallelIterator<Item = std::ops::
 pub(crate) fn chunk_words(n: u64) -> usize {
     n.div_ceil(CHUNK as u64).div_ceil(64) as usize
 }
+
+/// True if chunk `c`'s bit is set in `done` (a bitmap of [`chunk_words`]).
+pub(crate) fn chunk_done(done: &[AtomicU64], c: usize) -> bool {
+    done[c / 64].load(Relaxed) >> (c % 64) & 1 != 0
+}
+
+/// Sets chunk `c`'s bit in `done`.
+pub(crate) fn mark_chunk(done: &[AtomicU64], c: usize) {
+    done[c / 64].fetch_or(1 << (c % 64), Relaxed);
+}

@@ -45,7 +45,9 @@
 //! runs only the others.
 
 use super::buckets::{Buckets, Rounds};
-use super::cells::{add, chunk_words, chunks, zero, ByteCells, ByteCtx, Counts, CHUNK};
+use super::cells::{
+    add, chunk_done, chunk_words, chunks, mark_chunk, zero, ByteCells, ByteCtx, Counts, CHUNK,
+};
 use super::codes::decided;
 use super::expand::{expand_for, Expand, Expander};
 use super::groups::{finish_group, scan_group, GROUP};
@@ -165,7 +167,6 @@ pub(crate) fn level_as_found<const W: usize>(
     // `locked[s]`: side `s`'s thread writes no more by plain stores.
     let [asked, locked] = [(); 2].map(|_| [AtomicBool::new(false), AtomicBool::new(false)]);
     let stopped = AtomicBool::new(false);
-    let is_done = |c: usize| done[c / 64].load(Relaxed) & 1 << (c % 64) != 0;
     // Chunk `c`'s positions expanded, `lock()` asked before each batch.
     let chunk = |c: usize, delta: &mut Counts, lock: &mut dyn FnMut() -> bool| {
         let range = c * CHUNK..((c + 1) * CHUNK).min(n);
@@ -184,7 +185,9 @@ pub(crate) fn level_as_found<const W: usize>(
             }
         });
         apply(&mut batch, delta);
-        done[c / 64].fetch_or(u64::from(result.is_ok()) << (c % 64), Relaxed);
+        if result.is_ok() {
+            mark_chunk(done, c);
+        }
         result
     };
     let outs = rayon::broadcast(|thread| {
@@ -211,7 +214,7 @@ pub(crate) fn level_as_found<const W: usize>(
                     stopped.fetch_or(!end, Relaxed);
                     break;
                 }
-                if is_done(c) {
+                if chunk_done(done, c) {
                     continue;
                 }
                 let mut lock_now = || {
@@ -263,7 +266,6 @@ pub(crate) fn level_by_regions<const W: usize>(
     let expand = expand_for::<Buckets, W>(ctx.index);
     let layout = ctx.layout;
     let code = decided(d);
-    let is_done = |c: usize| done[c / 64].load(Relaxed) & 1 << (c % 64) != 0;
     let mut total: Result<Counts, SolveError> = Ok(zero(ctx));
     let mut marked = 0;
     let mut stopped = false;
@@ -271,7 +273,7 @@ pub(crate) fn level_by_regions<const W: usize>(
         chunks,
         |c, buckets| {
             let c = c as usize;
-            if !is_done(c) {
+            if !chunk_done(done, c) {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                 let mut expander = Expander::new(ctx.index);
                 scan_chunk(ctx, code, range, |i| {
@@ -296,7 +298,7 @@ pub(crate) fn level_by_regions<const W: usize>(
             }
             // The chunks taken so far have run whole, their updates applied.
             for c in marked..taken as usize {
-                done[c / 64].fetch_or(1 << (c % 64), Relaxed);
+                mark_chunk(done, c);
             }
             marked = taken as usize;
             stopped = taken < chunks && stop();
