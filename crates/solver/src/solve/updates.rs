@@ -38,7 +38,8 @@ impl Batch {
 
     /// Applies the updates of level `d` and empties the batch: by locked
     /// compare-and-swap if `locked`, else by plain loads and stores but in
-    /// the word `shared`, which another thread writes too.
+    /// the word `shared`, which another thread writes too (`u64::MAX`:
+    /// none).
     pub(crate) fn apply<const W: usize>(
         &mut self,
         ctx: &ByteCtx<W>,
