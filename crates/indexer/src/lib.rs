@@ -36,4 +36,4 @@ pub use index::{color_flip_squares, PositionIndex, INDEX_SCHEME_VERSION};
 pub use material::{Material, MaterialError};
 pub use neighbours::Neighbours;
 pub use positions::{Decoder, RawPositions};
-pub use run_neighbours::{RunNeighbours, Shifted};
+pub use run_neighbours::{RunNeighbours, Shifted, SWAPPED};

@@ -26,7 +26,7 @@
 use super::cells::ByteCtx;
 use super::codes::weight;
 use super::updates::ByteUpdates;
-use jungletb_indexer::{Decoder, Neighbours, PositionIndex, Shifted};
+use jungletb_indexer::{Decoder, Neighbours, PositionIndex, Shifted, SWAPPED};
 use jungletb_rules::{square_bit, MoveTables, RawPosition};
 
 /// Un-moves of the pieces other than the last one a run keeps at most:
@@ -40,13 +40,22 @@ pub(crate) struct Expander<'a> {
     /// The decoder's run the un-moves are of (see
     /// `Decoder::runs_started`); `None` before the first position.
     run: Option<u64>,
+    /// The run's un-moves where the predecessors are stored as they are,
+    /// and where they are stored colour swapped: the material decides.
+    plain: RunUnmoves<0>,
+    swapped: RunUnmoves<SWAPPED>,
+}
+
+/// The un-moves of a run, their predecessors' bases of width `L` (see
+/// `jungletb_indexer::RunNeighbours`).
+struct RunUnmoves<const L: usize> {
     /// The run's positions with their side to move changed, and the code
     /// of its last piece; `None` where the predecessors are indexed alone.
-    still: Option<(Shifted, usize)>,
+    still: Option<(Shifted<L>, usize)>,
     /// The un-moves of the other pieces: the squares each needs free, and
     /// its predecessors' base, or `None` with the piece and the square it
     /// came from where they are indexed alone.
-    unmoves: [(u64, Option<Shifted>, u8, u8); MOST_UNMOVES],
+    unmoves: [(u64, Option<Shifted<L>>, u8, u8); MOST_UNMOVES],
     len: usize,
     /// The pieces other than the last that win at once by a den step in
     /// the predecessors (see the module docs), a bit per code; the run's
@@ -57,12 +66,28 @@ pub(crate) struct Expander<'a> {
     last_steps: u64,
 }
 
-impl<'a> Expander<'a> {
-    /// An expander of positions of `index`.
-    pub(crate) fn new(index: &'a PositionIndex) -> Expander<'a> {
-        Expander {
-            decoder: index.decoder(),
-            run: None,
+/// The run's un-moves of width `L` of an [`Expander`].
+trait Width<const L: usize> {
+    fn bases(&mut self) -> &mut RunUnmoves<L>;
+}
+
+impl Width<0> for Expander<'_> {
+    #[inline(always)]
+    fn bases(&mut self) -> &mut RunUnmoves<0> {
+        &mut self.plain
+    }
+}
+
+impl Width<SWAPPED> for Expander<'_> {
+    #[inline(always)]
+    fn bases(&mut self) -> &mut RunUnmoves<SWAPPED> {
+        &mut self.swapped
+    }
+}
+
+impl<const L: usize> RunUnmoves<L> {
+    fn new() -> RunUnmoves<L> {
+        RunUnmoves {
             still: None,
             unmoves: [(0, None, 0, 0); MOST_UNMOVES],
             len: 0,
@@ -71,18 +96,12 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Finds the un-moves of the run of `pos`, the position the decoder
-    /// gave last, unless those held are of its run already.
+    /// Finds the un-moves of the run of `pos`.
     #[inline(always)]
-    fn enter_run<const N: usize, const W: usize>(&mut self, ctx: &ByteCtx<W>, pos: &RawPosition) {
-        let run = Some(self.decoder.runs_started());
-        if run == self.run {
-            return;
-        }
-        self.run = run;
+    fn enter<const N: usize, const W: usize>(&mut self, ctx: &ByteCtx<W>, pos: &RawPosition) {
         self.len = 0;
         let before = pos.side_to_move().opponent();
-        let Some(run) = ctx.index.run_neighbours::<N>(pos.squares(), before) else {
+        let Some(run) = ctx.index.run_neighbours::<N, L>(pos.squares(), before) else {
             self.still = None;
             return;
         };
@@ -112,6 +131,28 @@ impl<'a> Expander<'a> {
     }
 }
 
+impl<'a> Expander<'a> {
+    /// An expander of positions of `index`.
+    pub(crate) fn new(index: &'a PositionIndex) -> Expander<'a> {
+        Expander {
+            decoder: index.decoder(),
+            run: None,
+            plain: RunUnmoves::new(),
+            swapped: RunUnmoves::new(),
+        }
+    }
+
+    /// True if the position the decoder gave last starts a run other than
+    /// the one whose un-moves are held.
+    #[inline(always)]
+    fn new_run(&mut self) -> bool {
+        let run = Some(self.decoder.runs_started());
+        let new = run != self.run;
+        self.run = run;
+        new
+    }
+}
+
 /// True if the predecessor made by un-moving piece `code` back to `from`
 /// wins at once by a den step (see the module docs), `stepping` being the
 /// pieces that stand a den step away.
@@ -124,13 +165,15 @@ fn wins_at_once(tables: &MoveTables, stepping: u16, code: usize, from: u8) -> bo
 /// `d + 1` (it is lost) or count down (it is won): the updates are queued
 /// in `updates`, a `Batch` or region `Buckets`. The positions of a chunk
 /// come in slot order, through one `expander` (see the module docs).
-fn expand<const N: usize, U: ByteUpdates, const W: usize>(
+fn expand<const N: usize, U: ByteUpdates, const W: usize, const L: usize>(
     ctx: &ByteCtx<W>,
     d: u16,
     c: u64,
     expander: &mut Expander<'_>,
     updates: &mut U,
-) {
+) where
+    for<'a> Expander<'a>: Width<L>,
+{
     let pos = expander.decoder.raw_position(c);
     if d == 1 && ctx.tables.steps_into_den(&pos, pos.side_to_move()) {
         // Won by entering the den, an entry every predecessor had too:
@@ -148,8 +191,12 @@ fn expand<const N: usize, U: ByteUpdates, const W: usize>(
             .neighbours::<N>(pos.squares(), before)
             .expect("N is the piece count")
     };
-    expander.enter_run::<N, W>(ctx, &pos);
-    let Some((still, last)) = expander.still else {
+    let new_run = expander.new_run();
+    let bases = Width::<L>::bases(expander);
+    if new_run {
+        bases.enter::<N, W>(ctx, &pos);
+    }
+    let Some((still, last)) = bases.still else {
         // No run bases (fewer than three pieces too): each alone.
         let stepping = ctx.tables.den_steppers(&pos, before);
         if stepping & stepping.wrapping_sub(1) != 0 {
@@ -165,11 +212,11 @@ fn expand<const N: usize, U: ByteUpdates, const W: usize>(
     };
     let s = pos.squares()[last];
     let on = square_bit(s);
-    let (stepping, last_steps) = (expander.stepping, expander.last_steps);
+    let (stepping, last_steps) = (bases.stepping, bases.last_steps);
     // With the last piece a den step away, only its own un-moves may
     // lead elsewhere than to a win at once.
     if last_steps & on == 0 {
-        for &(clear, shifted, code, from) in &expander.unmoves[..expander.len] {
+        for &(clear, shifted, code, from) in &bases.unmoves[..bases.len] {
             if clear & on == 0 {
                 let p = match shifted {
                     Some(shifted) => shifted.index_with_last_on(s),
@@ -196,12 +243,25 @@ pub(crate) type Expand<U, const W: usize> =
 
 /// [`expand`] for the piece count of `index`.
 pub(crate) fn expand_for<U: ByteUpdates, const W: usize>(index: &PositionIndex) -> Expand<U, W> {
+    if index.white_to_move_only() {
+        expand_of::<U, W, SWAPPED>(index)
+    } else {
+        expand_of::<U, W, 0>(index)
+    }
+}
+
+/// [`expand`] for the piece count of `index`, its predecessors' run bases
+/// of width `L`.
+fn expand_of<U: ByteUpdates, const W: usize, const L: usize>(index: &PositionIndex) -> Expand<U, W>
+where
+    for<'a> Expander<'a>: Width<L>,
+{
     match index.piece_count() {
-        2 => expand::<2, U, W>,
-        3 => expand::<3, U, W>,
-        4 => expand::<4, U, W>,
-        5 => expand::<5, U, W>,
-        6 => expand::<6, U, W>,
-        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U, W>,
+        2 => expand::<2, U, W, L>,
+        3 => expand::<3, U, W, L>,
+        4 => expand::<4, U, W, L>,
+        5 => expand::<5, U, W, L>,
+        6 => expand::<6, U, W, L>,
+        _ => expand::<{ Neighbours::<16>::PIECES_ANY }, U, W, L>,
     }
 }
