@@ -254,51 +254,17 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     } else {
         String::new()
     };
-    let mut s = String::new();
-    let _ = writeln!(s, "#!/bin/bash");
-    let _ = writeln!(s, "#SBATCH --job-name=jungletb-{name}");
-    let _ = writeln!(s, "#SBATCH --array=0-{}{cap}", job.tasks.len() - 1);
-    let _ = writeln!(s, "#SBATCH --cpus-per-task={}", opts.cpus_per_task.max(1));
-    let _ = writeln!(s, "#SBATCH --mem={}M", job.alloc_mib);
-    let _ = writeln!(s, "#SBATCH --time={}", slurm_time(job.minutes));
-    // SIGTERM to the script this long before the limit: generate saves a
-    // checkpoint within its level (see below).
-    let _ = writeln!(
-        s,
-        "#SBATCH --signal=B:TERM@{}",
-        signal_lead_seconds(job.minutes)
-    );
-    let _ = writeln!(s, "#SBATCH --requeue");
-    let _ = writeln!(
-        s,
-        "#SBATCH --output={}",
-        dir.join(format!("logs/level-{name}-%A_%a.out")).display()
-    );
-    for line in &opts.extra {
-        let _ = writeln!(s, "#SBATCH {line}");
-    }
-    let _ = writeln!(
-        s,
-        "# {} material(s) of {k} pieces in {} task(s); each task solves the materials\n\
-         # of its line of tasks-{name}.txt (and any missing dependency) in turn.",
-        job.tasks.iter().map(Vec::len).sum::<usize>(),
-        job.tasks.len()
-    );
-    if job.over_node {
-        let _ = writeln!(
-            s,
-            "# These materials need more memory than a node holds: generate keeps its\n\
-             # working arrays in memory-mapped files within --mem (slower)."
-        );
-    }
-    let _ = writeln!(s, "set -euo pipefail");
-    let _ = writeln!(
-        s,
-        "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})",
-        quote(&tasks_file.display().to_string())
-    );
-    let _ = writeln!(s, "args=()");
-    let _ = writeln!(s, "for m in $line; do args+=(--material \"$m\"); done");
+    let extra: String = opts
+        .extra
+        .iter()
+        .map(|l| format!("#SBATCH {l}\n"))
+        .collect();
+    let over_node = if job.over_node {
+        "# These materials need more memory than a node holds: generate keeps its\n\
+         # working arrays in memory-mapped files within --mem (slower).\n"
+    } else {
+        ""
+    };
     let mut cmd = vec![
         quote(&opts.binary.display().to_string()),
         "generate".into(),
@@ -312,27 +278,49 @@ fn array_script(job: &ArrayJob, opts: &SlurmOptions, dir: &Path, tasks_file: &Pa
     // `${a[@]+"${a[@]}"}`: an empty array under `set -u` is an error
     // in bash before 4.4 (RHEL 7's 4.2 among them).
     cmd.push("${args[@]+\"${args[@]}\"}".into());
-    // SIGTERM (the time limit's warning, or preemption) goes to this
-    // script: passed on, generate saves its solve's state within the
-    // level and exits with 75, and the task is requeued to resume there.
-    let _ = writeln!(s, "{} &", cmd.join(" "));
-    let _ = writeln!(s, "pid=$!");
-    let _ = writeln!(s, "trap 'kill -TERM \"$pid\" 2>/dev/null || true' TERM");
-    let _ = writeln!(s, "status=0");
-    let _ = writeln!(s, "wait \"$pid\" || status=$?");
-    let _ = writeln!(
-        s,
-        "# A wait cut short by the trap: wait for generate itself.\n\
-         if [ \"$status\" -gt 128 ]; then status=0; wait \"$pid\" || status=$?; fi"
-    );
-    let _ = writeln!(
-        s,
-        "if [ \"$status\" -eq 75 ]; then\n  \
-         scontrol requeue \"${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}\"\n\
-         fi"
-    );
-    let _ = writeln!(s, "exit \"$status\"");
-    s
+    // `--signal`: SIGTERM (the time limit's warning, or preemption) goes to
+    // this script this long before the limit; passed on, generate saves its
+    // solve's state within the level and exits with 75, and the task is
+    // requeued to resume there.
+    format!(
+        r#"#!/bin/bash
+#SBATCH --job-name=jungletb-{name}
+#SBATCH --array=0-{last}{cap}
+#SBATCH --cpus-per-task={cpus}
+#SBATCH --mem={alloc}M
+#SBATCH --time={time}
+#SBATCH --signal=B:TERM@{lead}
+#SBATCH --requeue
+#SBATCH --output={log}
+{extra}# {materials} material(s) of {k} pieces in {tasks} task(s); each task solves the materials
+# of its line of tasks-{name}.txt (and any missing dependency) in turn.
+{over_node}set -euo pipefail
+line=$(sed -n "$((SLURM_ARRAY_TASK_ID + 1))p" {tasks_file})
+args=()
+for m in $line; do args+=(--material "$m"); done
+{cmd} &
+pid=$!
+trap 'kill -TERM "$pid" 2>/dev/null || true' TERM
+status=0
+wait "$pid" || status=$?
+# A wait cut short by the trap: wait for generate itself.
+if [ "$status" -gt 128 ]; then status=0; wait "$pid" || status=$?; fi
+if [ "$status" -eq 75 ]; then
+  scontrol requeue "${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}"
+fi
+exit "$status"
+"#,
+        last = job.tasks.len() - 1,
+        cpus = opts.cpus_per_task.max(1),
+        alloc = job.alloc_mib,
+        time = slurm_time(job.minutes),
+        lead = signal_lead_seconds(job.minutes),
+        log = dir.join(format!("logs/level-{name}-%A_%a.out")).display(),
+        materials = job.tasks.iter().map(Vec::len).sum::<usize>(),
+        tasks = job.tasks.len(),
+        tasks_file = quote(&tasks_file.display().to_string()),
+        cmd = cmd.join(" "),
+    )
 }
 
 /// Seconds before a task's limit of `minutes` that Slurm sends SIGTERM:
