@@ -1,22 +1,23 @@
 //! Generation benchmark: a fixed, representative subset of 4-piece
-//! materials, solved with 1 and with 2 threads in the same run, against a
-//! plain forward sweep of the same materials.
+//! materials, solved with 1 and with 2 threads in the same run.
 //!
-//! `cargo bench --bench generate` prints: positions, solve and sweep times,
-//! positions per second per thread, the 2-vs-1-thread speed-up, the solve /
-//! sweep ratio, peak memory and bytes per position on disk. Each timing is
-//! the best of `ROUNDS` rounds (this machine's timings are noisy), with the
-//! thread counts interleaved so both see the same conditions.
+//! `cargo bench --bench generate` prints: positions, solve times and the
+//! solve's two stages (the sweep and the levels' propagation), positions
+//! per second per thread, the 2-vs-1-thread speed-up, peak memory and bytes
+//! per position on disk. Each timing is the best of `ROUNDS` rounds (this
+//! machine's timings are noisy), with the thread counts interleaved so both
+//! see the same conditions.
 //!
 //! Instruction counts (stable where wall times are not) come from callgrind,
 //! as `perf stat` counters are not available on every virtual machine: when
 //! `valgrind` is installed, the benchmark runs itself under it once more for
-//! one solve and one sweep of `TRvTR` on one thread (see [`INNER`]) and
-//! prints instructions per position for both (about a minute more).
+//! one solve of `TRvTR` (a material equal on both sides) and one of `ELvTR`
+//! on one thread (see [`INNER`]) and prints instructions per position
+//! (about two minutes more).
 
 use jungletb::indexer::{Material, PositionIndex};
 use jungletb::rules::Ruleset;
-use jungletb::solver::{forward_sweep, generate, solve_material, GenerateOptions};
+use jungletb::solver::{generate, solve_material, GenerateOptions};
 use jungletb::tablebase::{table_dir, write_table, Tablebase};
 use std::time::{Duration, Instant};
 
@@ -25,52 +26,43 @@ use std::time::{Duration, Instant};
 /// sides (White to move only).
 const SUBSET: [&str; 6] = ["ELvTR", "LTvRP", "ERvDC", "TRvTR", "WDvCP", "LRvE"];
 const ROUNDS: usize = 2;
-/// Set in the benchmark's own child process, run under callgrind: `solve`
-/// or `sweep`, followed by the directory of the sub-tables.
+/// Set in the benchmark's own child process, run under callgrind: the
+/// material to solve, followed by the directory of the sub-tables.
 const INNER: &str = "JUNGLETB_BENCH_INNER";
-/// The material counted under callgrind.
-const COUNTED: &str = "TRvTR";
+/// The materials counted under callgrind: equal on both sides (its
+/// predecessors stored colour swapped), and not.
+const COUNTED: [&str; 2] = ["TRvTR", "ELvTR"];
 
-/// In the child process: one solve or one sweep of [`COUNTED`] on one
+/// In the child process: one solve of the material of `task` on one
 /// thread, nothing else.
 fn inner(task: &str) {
-    let (what, dir) = task.split_once(':').expect("task:dir");
+    let (material, dir) = task.split_once(':').expect("material:dir");
     let rules = Ruleset::standard();
-    let m = COUNTED.parse::<Material>().unwrap().canonical().0;
+    let m = material.parse::<Material>().unwrap().canonical().0;
     let tb = Tablebase::with_dir(dir.into(), rules.clone());
-    let p = pool(1);
-    match what {
-        "solve" => {
-            let work = tempfile::tempdir().unwrap();
-            p.install(|| solve_material(m, &rules, &tb, work.path(), u64::MAX, &|_| {}))
-                .unwrap();
-        }
-        _ => {
-            p.install(|| forward_sweep(m, &rules, &tb)).unwrap();
-        }
-    }
+    let work = tempfile::tempdir().unwrap();
+    pool(1)
+        .install(|| solve_material(m, &rules, &tb, work.path(), u64::MAX, &|_| {}))
+        .unwrap();
 }
 
-/// Instructions of one solve and one sweep of [`COUNTED`] (callgrind's
-/// "I refs" of this program run as a child), or `None` without valgrind.
-fn instructions(dir: &std::path::Path) -> Option<[u64; 2]> {
-    let count = |what: &str| -> Option<u64> {
-        let out = std::process::Command::new("valgrind")
-            .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
-            .arg(std::env::current_exe().ok()?)
-            .env(INNER, format!("{what}:{}", dir.display()))
-            .output()
-            .ok()?;
-        let text = String::from_utf8_lossy(&out.stderr);
-        let line = text.lines().find(|l| l.contains("I   refs:"))?;
-        line.rsplit(':')
-            .next()?
-            .trim()
-            .replace(',', "")
-            .parse()
-            .ok()
-    };
-    Some([count("solve")?, count("sweep")?])
+/// Instructions of one solve of `material` (callgrind's "I refs" of this
+/// program run as a child), or `None` without valgrind.
+fn instructions(dir: &std::path::Path, material: &str) -> Option<u64> {
+    let out = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(std::env::current_exe().ok()?)
+        .env(INNER, format!("{material}:{}", dir.display()))
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stderr);
+    let line = text.lines().find(|l| l.contains("I   refs:"))?;
+    line.rsplit(':')
+        .next()?
+        .trim()
+        .replace(',', "")
+        .parse()
+        .ok()
 }
 
 fn peak_rss_mb() -> f64 {
@@ -118,25 +110,27 @@ fn main() {
     let tb = Tablebase::with_dir(dir.clone(), rules.clone());
     let work = tempfile::tempdir_in(&dir).unwrap();
 
-    let mut best_solve = [Duration::MAX; 3];
-    let mut best_sweep = [Duration::MAX; 3];
+    // Each thread count's best round: the whole solve, and its sweep and
+    // propagation summed over the materials.
+    let mut best = [[Duration::MAX; 3]; 3];
     let mut positions = 0u64;
     let mut bytes = 0u64;
-    let mut successors = 0u64;
-    let counted = COUNTED.parse::<Material>().unwrap().canonical().0;
-    let mut counted_positions = 0u64;
+    let mut counted = [0u64; 2];
     for round in 0..ROUNDS {
         for threads in [1usize, 2] {
             let p = pool(threads);
             let t = Instant::now();
-            let mut pos_count = 0;
+            let (mut pos_count, mut sweep, mut propagate) = (0, Duration::ZERO, Duration::ZERO);
             for &m in &materials {
                 let (raw, stats) = p
                     .install(|| solve_material(m, &rules, &tb, work.path(), u64::MAX, &|_| {}))
                     .unwrap();
                 pos_count += stats.positions;
-                if m == counted {
-                    counted_positions = stats.positions;
+                (sweep, propagate) = (sweep + stats.sweep, propagate + stats.propagate);
+                for (k, c) in COUNTED.iter().enumerate() {
+                    if m == c.parse::<Material>().unwrap().canonical().0 {
+                        counted[k] = stats.positions;
+                    }
                 }
                 if round == 0 && threads == 2 {
                     let index = PositionIndex::new(m, &rules).unwrap();
@@ -145,18 +139,11 @@ fn main() {
                         .bytes;
                 }
             }
-            best_solve[threads] = best_solve[threads].min(t.elapsed());
-            positions = pos_count;
-            let t = Instant::now();
-            let mut succ = 0;
-            for &m in &materials {
-                succ += p
-                    .install(|| forward_sweep(m, &rules, &tb))
-                    .unwrap()
-                    .successors;
+            let solve = t.elapsed();
+            if solve < best[threads][0] {
+                best[threads] = [solve, sweep, propagate];
             }
-            best_sweep[threads] = best_sweep[threads].min(t.elapsed());
-            successors = succ;
+            positions = pos_count;
         }
     }
     let secs = |d: Duration| d.as_secs_f64();
@@ -165,36 +152,36 @@ fn main() {
         ROUNDS
     );
     println!("materials: {}", SUBSET.join(" "));
-    println!("positions: {positions} ({successors} successors per sweep)");
+    println!("positions: {positions}");
     for t in [1, 2] {
+        let [solve, sweep, propagate] = best[t];
         println!(
-            "{t} thread(s): solve {:.3} s ({:.2} M positions/s/thread, {:.0} ns/position/thread), forward sweep {:.3} s ({:.0} ns/position/thread), solve/sweep {:.2}",
-            secs(best_solve[t]),
-            positions as f64 / secs(best_solve[t]) / t as f64 / 1e6,
-            secs(best_solve[t]) * t as f64 * 1e9 / positions as f64,
-            secs(best_sweep[t]),
-            secs(best_sweep[t]) * t as f64 * 1e9 / positions as f64,
-            secs(best_solve[t]) / secs(best_sweep[t]),
+            "{t} thread(s): solve {:.3} s ({:.2} M positions/s/thread, {:.0} ns/position/thread): sweep {:.3} s, propagation {:.3} s",
+            secs(solve),
+            positions as f64 / secs(solve) / t as f64 / 1e6,
+            secs(solve) * t as f64 * 1e9 / positions as f64,
+            secs(sweep),
+            secs(propagate),
         );
     }
     println!(
-        "speed-up 2 vs 1 thread: solve {:.2}x, sweep {:.2}x",
-        secs(best_solve[1]) / secs(best_solve[2]),
-        secs(best_sweep[1]) / secs(best_sweep[2])
+        "speed-up 2 vs 1 thread: solve {:.2}x, sweep {:.2}x, propagation {:.2}x",
+        secs(best[1][0]) / secs(best[2][0]),
+        secs(best[1][1]) / secs(best[2][1]),
+        secs(best[1][2]) / secs(best[2][2]),
     );
     println!(
         "bytes on disk: {bytes} ({:.3} bytes/position)",
         bytes as f64 / positions as f64
     );
     println!("peak resident memory: {:.1} MB", peak_rss_mb());
-    let n = counted_positions;
-    match instructions(&dir) {
-        Some([solve, sweep]) => println!(
-            "instructions (callgrind, {COUNTED}, 1 thread, whole process): solve {solve} ({:.0}/position), sweep {sweep} ({:.0}/position), solve/sweep {:.2}",
-            solve as f64 / n as f64,
-            sweep as f64 / n as f64,
-            solve as f64 / sweep as f64
-        ),
-        None => println!("instructions: valgrind not found or it failed; install it for the counts"),
+    for (material, n) in COUNTED.iter().zip(counted) {
+        match instructions(&dir, material) {
+            Some(solve) => println!(
+                "instructions (callgrind, {material}, 1 thread, whole process): solve {solve} ({:.0}/position)",
+                solve as f64 / n as f64,
+            ),
+            None => println!("instructions: valgrind not found or it failed; install it for the counts"),
+        }
     }
 }

@@ -66,9 +66,8 @@
 //! - `batch/`: many materials, files and machines. `generate.rs`,
 //!   `plan.rs`, `slurm.rs`, `claim.rs` (generators sharing a directory),
 //!   `files.rs`, `space.rs`, `compress.rs`, `verify_files.rs`.
-//! - `verify.rs` (forward consistency of one table), `yardstick.rs` (a
-//!   plain sweep, the yardstick for solve times), `error.rs`, `watch.rs`
-//!   (progress and stops), `notice.rs`.
+//! - `verify.rs` (forward consistency of one table), `error.rs`,
+//!   `watch.rs` (progress and stops), `notice.rs`.
 //!
 //! Figures and the builds that measured them are in `docs/performance.md`
 //! and `docs/lab/`.
@@ -82,7 +81,6 @@ mod notice;
 mod solve;
 mod verify;
 mod watch;
-mod yardstick;
 
 pub use batch::compress::{
     compress, CompressEvent, CompressOptions, CompressPhase, CompressReport, CompressTiming,
@@ -108,4 +106,3 @@ pub use solve::values::{RawValues, SolvedValues};
 pub use solve::{solve_material, solve_material_until, SolveStats};
 pub use verify::{verify_material, verify_material_with, VerifyReport};
 pub use watch::Watch;
-pub use yardstick::{forward_sweep, SweepStats};

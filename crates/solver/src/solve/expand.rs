@@ -9,10 +9,12 @@
 //! only in the last piece's square: [`Expander`] finds them and their
 //! bases once a run, and a predecessor then costs a bit test and a
 //! population count instead of a whole index. The last piece's own
-//! un-moves are indexed from the run's own base. Runs the bases do not
-//! serve (materials equal on both sides, whose predecessors are stored
-//! colour swapped; leading pairs on the mirror axis) index each
-//! predecessor alone, through `Neighbours`.
+//! un-moves are indexed from the run's own base. A material equal on both
+//! sides stores its predecessors colour swapped: their bases are of
+//! another width (`jungletb_indexer::SWAPPED`: a count and three bit tests
+//! a predecessor), chosen once for the material. Runs the bases do not
+//! serve (leading pairs on the mirror axis) index each predecessor alone,
+//! through `Neighbours`.
 //!
 //! A predecessor in which a piece of its side to move stands one sure step
 //! from the other side's den (`MoveTables::den_steppers`) wins at once:
